@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+// Pocket: a pure-Swift, on-device LLM inference engine with Apple's FoundationModels API.
+// No package dependencies by design: only the toolchain (stdlib, Foundation, Dispatch,
+// Synchronization, Swift Testing).
+import CompilerPluginSupport
+import PackageDescription
+
+/// Kernels are only fast when the compiler may use the host's vector units: Swift's default
+/// x86-64 target has no FMA and no AVX, and some SIMD idioms fall back to per-lane calls
+/// (see docs/kernels.md). On x86-64 we therefore compile the numeric targets for the build
+/// machine's CPU, as llama.cpp does by default. `POCKET_PORTABLE=1` at build time turns this off
+/// for binaries that must run on other x86-64 machines.
+let hostTuned: [SwiftSetting] = {
+    #if arch(x86_64)
+    if Context.environment["POCKET_PORTABLE"] == nil {
+        return [.unsafeFlags(["-target-cpu", "native"])]
+    }
+    #endif
+    return []
+}()
+
+let package = Package(
+    name: "Pocket",
+    products: [
+        .library(name: "PocketGGUF", targets: ["PocketGGUF"]),
+        .library(name: "PocketKernels", targets: ["PocketKernels"]),
+        .library(name: "PocketTokenizer", targets: ["PocketTokenizer"]),
+        .library(name: "PocketTransformer", targets: ["PocketTransformer"]),
+        .library(name: "PocketGrammar", targets: ["PocketGrammar"]),
+        .library(name: "Pocket", targets: ["Pocket"]),
+        .executable(name: "pocket", targets: ["PocketCLI"]),
+    ],
+    targets: [
+        // Layer 1: the GGUF file format (memory-mapped reader, metadata, tensor infos).
+        .target(name: "PocketGGUF"),
+        // Layer 2: block formats, dequantization, dot products, matmul, norms, thread pool.
+        .target(name: "PocketKernels", dependencies: ["PocketGGUF"], swiftSettings: hostTuned),
+        // Layer 2: byte-level BPE tokenizer, pre-tokenizers, chat templates, detokenizer.
+        .target(name: "PocketTokenizer", dependencies: ["PocketGGUF"]),
+        // Layer 3: model config, weights, KV cache, forward pass, sampling.
+        .target(
+            name: "PocketTransformer",
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer"],
+            swiftSettings: hostTuned),
+        // Grammar-automaton sampler for structured output; sees the vocabulary as id -> bytes.
+        .target(name: "PocketGrammar"),
+        // The @Generable / @Guide macros: a compiler plugin that speaks the plugin protocol itself.
+        .macro(name: "PocketMacros"),
+        // The public API (Apple's FoundationModels names).
+        .target(name: "Pocket", dependencies: ["PocketMacros"]),
+        // The `pocket` command-line tool.
+        .executableTarget(
+            name: "PocketCLI",
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer"]),
+
+        .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"]),
+        .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF"]),
+        .testTarget(
+            name: "PocketTransformerTests",
+            dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"]),
+        .testTarget(name: "PocketGrammarTests", dependencies: ["PocketGrammar"]),
+        .testTarget(name: "PocketTests", dependencies: ["Pocket"]),
+    ]
+)

@@ -1,0 +1,1 @@
+print("pocket: not built yet")

@@ -1,0 +1,1 @@
+// Placeholder: the compiler plugin lands with the @Generable issue.
