@@ -1,2 +1,0 @@
-/// Placeholder until the kernels land.
-enum _PocketKernelsPlaceholder {}
