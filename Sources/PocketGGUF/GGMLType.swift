@@ -78,16 +78,40 @@ public enum GGMLType: UInt32, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
-    /// The lower-case name llama.cpp and the `gguf` Python package print (`"q4_1"`, `"q2_K"`).
+    /// The name llama.cpp and the `gguf` Python package print (`"q4_1"`, `"q2_K"`).
     public var name: String {
         switch self {
+        case .f32: "f32"
+        case .f16: "f16"
+        case .q4_0: "q4_0"
+        case .q4_1: "q4_1"
+        case .q5_0: "q5_0"
+        case .q5_1: "q5_1"
+        case .q8_0: "q8_0"
+        case .q8_1: "q8_1"
         case .q2_K: "q2_K"
         case .q3_K: "q3_K"
         case .q4_K: "q4_K"
         case .q5_K: "q5_K"
         case .q6_K: "q6_K"
         case .q8_K: "q8_K"
-        default: String(describing: self)
+        case .iq2_xxs: "iq2_xxs"
+        case .iq2_xs: "iq2_xs"
+        case .iq3_xxs: "iq3_xxs"
+        case .iq1_s: "iq1_s"
+        case .iq4_nl: "iq4_nl"
+        case .iq3_s: "iq3_s"
+        case .iq2_s: "iq2_s"
+        case .iq4_xs: "iq4_xs"
+        case .i8: "i8"
+        case .i16: "i16"
+        case .i32: "i32"
+        case .i64: "i64"
+        case .f64: "f64"
+        case .iq1_m: "iq1_m"
+        case .bf16: "bf16"
+        case .tq1_0: "tq1_0"
+        case .tq2_0: "tq2_0"
         }
     }
 

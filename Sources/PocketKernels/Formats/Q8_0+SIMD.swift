@@ -1,0 +1,49 @@
+// Integer dot product of Q8_0 weights with 8-bit activations: Σ d·d_x·Σ q_i·x_i per block.
+// Each half-block of 16 signed bytes is loaded as four 32-bit lanes; byte k of lane j (weight
+// 16h + 4j + k) is sign-extended by shifting it to the top and back (arithmetic shift), which
+// matches the activations' lane order.
+
+extension Q8_0: QuantizedDotFormat {
+    @inline(__always)
+    public static func dot(
+        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
+        sums: UnsafePointer<Float>, blocks: Int
+    ) -> Float {
+        var total: Float = 0
+        var block = row
+        var x = UnsafeRawPointer(values)
+        for b in 0..<blocks {
+            let d = Float(block.loadUnaligned(as: Float16.self))
+            let q0 = block.loadUnaligned(fromByteOffset: 2, as: SIMD4<Int32>.self)
+            let q1 = block.loadUnaligned(fromByteOffset: 18, as: SIMD4<Int32>.self)
+            var acc = SIMD4<Int32>()
+            for k in 0..<4 {
+                let up = Int32(24 - 8 * k)
+                acc &+= ((q0 &<< up) &>> 24) &* x.loadUnaligned(fromByteOffset: 16 * k, as: SIMD4<Int32>.self)
+                acc &+= ((q1 &<< up) &>> 24) &* x.loadUnaligned(fromByteOffset: 64 + 16 * k, as: SIMD4<Int32>.self)
+            }
+            total += d * scales[b] * Float(acc.wrappedSum())
+            block += 34
+            x += 128
+        }
+        return total
+    }
+
+    public static func dotReference(
+        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
+        sums: UnsafePointer<Float>, blocks: Int
+    ) -> Float {
+        var total: Float = 0
+        for b in 0..<blocks {
+            let block = row + b * 34
+            let d = Float(block.loadUnaligned(as: Float16.self))
+            var integer: Int32 = 0
+            for i in 0..<32 {
+                let q = Int32(block.load(fromByteOffset: 2 + i, as: Int8.self))
+                integer += q * Q8Activations.element(values + 32 * b, i)
+            }
+            total += d * scales[b] * Float(integer)
+        }
+        return total
+    }
+}

@@ -1,0 +1,100 @@
+/// Matrix products `y = W·x` of a weight matrix with one or many activation vectors.
+///
+/// One activation vector is a decode step (matrix-vector); many are a prefill batch
+/// (matrix-matrix): each weight row is then decoded once and reused for every token while it
+/// is in cache. Output rows are split across the thread pool.
+///
+/// Quantized formats with an integer kernel (``QuantizedDotFormat``) first quantize the
+/// activations to 8-bit blocks (``Q8Activations``); F32 weights use float SIMD; any other format
+/// with a decoder falls back to dequantizing a row and a float dot product.
+public enum MatrixMultiply {
+    /// Computes `y[t] = W · x[t]` for `tokens` vectors.
+    ///
+    /// - Parameters:
+    ///   - weights: The matrix, `rows × columns`.
+    ///   - x: `tokens × columns` floats, one vector after another.
+    ///   - tokens: Number of vectors.
+    ///   - y: `tokens × rows` floats to overwrite.
+    ///   - scratch: Reusable buffer for the quantized activations.
+    ///   - pool: Threads to split the rows across.
+    public static func multiply(
+        _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
+        into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool
+    ) {
+        switch weights.type {
+        case .q4_1: quantized(Q4_1.self, weights, x, tokens, y, scratch, pool)
+        case .q8_0: quantized(Q8_0.self, weights, x, tokens, y, scratch, pool)
+        case .f32: float(weights, x, tokens, y, pool)
+        default: dequantizing(weights, x, tokens, y, pool)
+        }
+    }
+
+    private static func quantized<F: QuantizedDotFormat>(
+        _ format: F.Type, _ w: WeightMatrix, _ x: UnsafePointer<Float>, _ tokens: Int,
+        _ y: UnsafeMutablePointer<Float>, _ scratch: Q8Activations, _ pool: ThreadPool
+    ) {
+        scratch.quantize(x, tokens: tokens, columns: w.columns)
+        let blocks = w.columns / Q8Activations.blockSize
+        let rows = w.rows
+        pool.parallelFor(rows) { range in
+            for r in range {
+                let row = w.row(r)
+                for t in 0..<tokens {
+                    y[t * rows + r] = F.dot(
+                        row: row, values: scratch.values(token: t), scales: scratch.scales(token: t),
+                        sums: scratch.sums(token: t), blocks: blocks)
+                }
+            }
+        }
+    }
+
+    private static func float(
+        _ w: WeightMatrix, _ x: UnsafePointer<Float>, _ tokens: Int,
+        _ y: UnsafeMutablePointer<Float>, _ pool: ThreadPool
+    ) {
+        let rows = w.rows, columns = w.columns
+        pool.parallelFor(rows) { range in
+            for r in range {
+                let row = w.row(r).assumingMemoryBound(to: Float.self)
+                for t in 0..<tokens {
+                    y[t * rows + r] = VectorMath.dot(row, x + t * columns, count: columns)
+                }
+            }
+        }
+    }
+
+    private static func dequantizing(
+        _ w: WeightMatrix, _ x: UnsafePointer<Float>, _ tokens: Int,
+        _ y: UnsafeMutablePointer<Float>, _ pool: ThreadPool
+    ) {
+        let rows = w.rows, columns = w.columns
+        pool.parallelFor(rows) { range in
+            let decoded = UnsafeMutablePointer<Float>.allocate(capacity: columns)
+            defer { decoded.deallocate() }
+            for r in range {
+                w.dequantizeRow(r, into: decoded)
+                for t in 0..<tokens {
+                    y[t * rows + r] = VectorMath.dot(decoded, x + t * columns, count: columns)
+                }
+            }
+        }
+    }
+
+    /// Scalar reference for every path: decodes each row to floats and accumulates one product
+    /// at a time (no activation quantization). Used by tests.
+    public static func multiplyReference(
+        _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
+        into y: UnsafeMutablePointer<Float>
+    ) {
+        let decoded = UnsafeMutablePointer<Float>.allocate(capacity: weights.columns)
+        defer { decoded.deallocate() }
+        for r in 0..<weights.rows {
+            weights.dequantizeRow(r, into: decoded)
+            for t in 0..<tokens {
+                var sum: Float = 0
+                for c in 0..<weights.columns { sum += decoded[c] * x[t * weights.columns + c] }
+                y[t * weights.rows + r] = sum
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// Activations quantized to 8-bit blocks, the right-hand side of the integer dot products.
+///
+/// Quantized weight formats are multiplied with activations that were themselves rounded to
+/// 8 bits per 32-value block, as llama.cpp does (`Q8_0`/`Q8_1` activations): the products then
+/// run on integers, and results agree closely with llama.cpp's.
+///
+/// Per block of 32 values `x`: `d = max|x| / 127`, `q = round(x / d)` (half away from zero),
+/// `scale = fp16(d)`, `sum = fp16(d * Σq)` (the rounding to fp16 mirrors the reference). The
+/// 32 quantized values are stored as `Int32` lanes in *lane order*: within each half of 16,
+/// position `4k + j` holds element `4j + k`. This matches how the kernels unpack four bytes of
+/// weights per 32-bit lane with shifts (`byte k of lane j` is weight `4j + k`), so no shuffles
+/// are needed in the inner loop.
+public final class Q8Activations {
+    /// Values per quantization block.
+    public static let blockSize = 32
+
+    /// Quantized values in lane order, `tokens × columns`.
+    public private(set) var values: UnsafeMutablePointer<Int32>
+    /// Per-block scales `d`, `tokens × columns/32`.
+    public private(set) var scales: UnsafeMutablePointer<Float>
+    /// Per-block `d × Σq`, `tokens × columns/32` (used by formats with an offset, e.g. Q4_1).
+    public private(set) var sums: UnsafeMutablePointer<Float>
+    /// Number of vectors currently held.
+    public private(set) var tokens = 0
+    /// Length of each vector (a multiple of 32).
+    public private(set) var columns = 0
+    private var capacity = 0
+
+    /// Creates an empty buffer; storage grows on first use and is then reused.
+    public init() {
+        values = .allocate(capacity: 0)
+        scales = .allocate(capacity: 0)
+        sums = .allocate(capacity: 0)
+    }
+
+    deinit {
+        values.deallocate()
+        scales.deallocate()
+        sums.deallocate()
+    }
+
+    /// Quantizes `tokens` vectors of `columns` floats stored one after another at `x`.
+    ///
+    /// - Precondition: `columns` is a multiple of 32.
+    public func quantize(_ x: UnsafePointer<Float>, tokens: Int, columns: Int) {
+        precondition(columns % Self.blockSize == 0, "Q8 activations need a multiple of 32 columns")
+        reserve(tokens * columns)
+        self.tokens = tokens
+        self.columns = columns
+        let blocks = tokens * columns / Self.blockSize
+        for b in 0..<blocks {
+            Self.quantizeBlock(x + b * 32, values: values + b * 32, scale: &scales[b], sum: &sums[b])
+        }
+    }
+
+    /// Lane-ordered values of token `t`.
+    @inline(__always) public func values(token t: Int) -> UnsafePointer<Int32> {
+        UnsafePointer(values + t * columns)
+    }
+    /// Scales of token `t`.
+    @inline(__always) public func scales(token t: Int) -> UnsafePointer<Float> {
+        UnsafePointer(scales + t * columns / Self.blockSize)
+    }
+    /// Block sums of token `t`.
+    @inline(__always) public func sums(token t: Int) -> UnsafePointer<Float> {
+        UnsafePointer(sums + t * columns / Self.blockSize)
+    }
+
+    private func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        values.deallocate(); scales.deallocate(); sums.deallocate()
+        values = .allocate(capacity: count)
+        scales = .allocate(capacity: count / Self.blockSize)
+        sums = .allocate(capacity: count / Self.blockSize)
+        capacity = count
+    }
+
+    /// Quantizes one block of 32 floats.
+    @inline(__always)
+    static func quantizeBlock(
+        _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int32>,
+        scale: inout Float, sum: inout Float
+    ) {
+        var amax: Float = 0
+        for i in 0..<32 { amax = max(amax, abs(x[i])) }
+        let d = amax / 127
+        let inverse: Float = d != 0 ? 1 / d : 0
+        var total: Int32 = 0
+        for i in 0..<32 {
+            let q = Int32((x[i] * inverse).rounded())
+            total += q
+            values[laneOrderIndex(i)] = q
+        }
+        scale = Float(Float16(d))
+        sum = Float(Float16(d * Float(total)))
+    }
+
+    /// Where element `i` (0..<32) of a block is stored in lane order.
+    @inline(__always) public static func laneOrderIndex(_ i: Int) -> Int {
+        let half = i & 16, j = (i & 15) >> 2, k = i & 3
+        return half + 4 * k + j
+    }
+}

@@ -1,0 +1,31 @@
+/// A block format whose rows can be dotted with ``Q8Activations`` using integer arithmetic.
+///
+/// Each conforming format provides a SIMD kernel and the scalar reference it is tested against.
+/// Adding a new weight format to the matrix products is one new file with one conformance and
+/// one line in ``MatrixMultiply``'s dispatch.
+public protocol QuantizedDotFormat: BlockFormat {
+    /// Dot product of one weight row (`blocks` consecutive blocks) with one activation vector.
+    ///
+    /// - Parameters:
+    ///   - row: First byte of the row's first block.
+    ///   - values: The activation vector's lane-ordered quantized values.
+    ///   - scales: Its per-block scales.
+    ///   - sums: Its per-block `d × Σq`.
+    ///   - blocks: Number of 32-weight activation blocks (the row length divided by 32).
+    static func dot(
+        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
+        sums: UnsafePointer<Float>, blocks: Int) -> Float
+
+    /// The same product computed one element at a time, for tests.
+    static func dotReference(
+        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
+        sums: UnsafePointer<Float>, blocks: Int) -> Float
+}
+
+extension Q8Activations {
+    /// The plain (not lane-ordered) quantized value `i` of a block starting at `values`.
+    @inline(__always)
+    static func element(_ values: UnsafePointer<Int32>, _ i: Int) -> Int32 {
+        values[laneOrderIndex(i)]
+    }
+}

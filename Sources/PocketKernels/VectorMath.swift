@@ -1,0 +1,97 @@
+import Foundation
+
+/// Small float vector routines used by the forward pass, written with SIMD types.
+///
+/// Each has a plain loop beside it (`…Reference`) that tests compare against. Accumulation uses
+/// `acc += a * b` rather than `addProduct`: without an FMA-capable target CPU the latter becomes
+/// a library call per lane (see docs/kernels.md).
+public enum VectorMath {
+    /// `Σ a[i]·b[i]` for `count` elements.
+    @inline(__always)
+    public static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>()
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var i = 0
+        while i + 32 <= count {
+            acc0 += ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+                * rb.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            acc1 += ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self)
+                * rb.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self)
+            i += 32
+        }
+        var sum = (acc0 + acc1).sum()
+        while i < count { sum += a[i] * b[i]; i += 1 }
+        return sum
+    }
+
+    /// Scalar reference for ``dot(_:_:count:)``.
+    public static func dotReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        var sum: Float = 0
+        for i in 0..<count { sum += a[i] * b[i] }
+        return sum
+    }
+
+    /// `y[i] += a · x[i]` for `count` elements.
+    @inline(__always)
+    public static func addScaled(_ x: UnsafePointer<Float>, scale a: Float, to y: UnsafeMutablePointer<Float>, count: Int) {
+        let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
+        var i = 0
+        while i + 16 <= count {
+            let v = ry.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+                + a * rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            ry.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD16<Float>.self)
+            i += 16
+        }
+        while i < count { y[i] += a * x[i]; i += 1 }
+    }
+
+    /// RMS normalization: `out[i] = x[i] / sqrt(mean(x²) + epsilon) · weight[i]`.
+    public static func rmsNorm(
+        _ x: UnsafePointer<Float>, weight: UnsafePointer<Float>, epsilon: Float,
+        into out: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        // Sum of squares in Double: llama.cpp accumulates it in ggml_float (double) too.
+        var sum: Double = 0
+        for i in 0..<count { sum += Double(x[i] * x[i]) }
+        let scale = Float(1 / (sum / Double(count) + Double(epsilon)).squareRoot())
+        for i in 0..<count { out[i] = x[i] * scale * weight[i] }
+    }
+
+    /// In-place softmax over `count` values; subtracts the maximum first for stability.
+    public static func softmax(_ x: UnsafeMutablePointer<Float>, count: Int) {
+        guard count > 0 else { return }
+        var maximum = -Float.infinity
+        for i in 0..<count { maximum = max(maximum, x[i]) }
+        var sum: Float = 0
+        for i in 0..<count {
+            let e = expf(x[i] - maximum)
+            x[i] = e
+            sum += e
+        }
+        let inverse = 1 / sum
+        for i in 0..<count { x[i] *= inverse }
+    }
+
+    /// SwiGLU: `gate[i] = silu(gate[i]) · up[i]`, with `silu(z) = z / (1 + e^-z)`.
+    public static func swiGLU(_ gate: UnsafeMutablePointer<Float>, up: UnsafePointer<Float>, count: Int) {
+        for i in 0..<count {
+            let g = gate[i]
+            gate[i] = g / (1 + expf(-g)) * up[i]
+        }
+    }
+
+    /// Rotary position embedding on one head, rotating adjacent pairs `(x[2i], x[2i+1])` by
+    /// `position · base^(-2i/dimensions)` (the "normal" RoPE of Llama GGUF files, whose Q/K
+    /// weights were permuted at conversion). Only the first `dimensions` values are rotated.
+    public static func rope(
+        _ x: UnsafeMutablePointer<Float>, position: Int, dimensions: Int, inverseFrequencies: UnsafePointer<Float>
+    ) {
+        for i in 0..<(dimensions / 2) {
+            let angle = Float(position) * inverseFrequencies[i]
+            let c = cosf(angle), s = sinf(angle)
+            let a = x[2 * i], b = x[2 * i + 1]
+            x[2 * i] = a * c - b * s
+            x[2 * i + 1] = a * s + b * c
+        }
+    }
+}

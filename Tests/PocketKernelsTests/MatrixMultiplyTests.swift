@@ -1,0 +1,127 @@
+import PocketGGUF
+import PocketKernels
+import Testing
+
+/// Random blocks of a format with finite, moderate fp16 scales, from a fixed seed.
+func randomBlocks(_ type: GGMLType, rows: Int, columns: Int, seed: UInt64) -> [UInt8] {
+    var rng = TestRandom(seed: seed)
+    let rowBytes = type.byteCount(elements: columns)!
+    var bytes = (0..<(rows * rowBytes)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    if type == .f32 {
+        for i in 0..<(rows * columns) {
+            let v = Float.random(in: -1...1, using: &rng)
+            withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes.replaceSubrange(4 * i..<(4 * i + 4), with: $0) }
+        }
+        return bytes
+    }
+    // Overwrite every block's leading fp16 scale (and Q4_1's min) with sane values.
+    let blocks = rows * rowBytes / type.typeSize
+    for b in 0..<blocks {
+        let base = b * type.typeSize
+        let scaleCount = type == .q4_1 ? 2 : 1
+        for s in 0..<scaleCount {
+            let value = Float16(Float.random(in: -0.05...0.05, using: &rng))
+            withUnsafeBytes(of: value.bitPattern.littleEndian) {
+                bytes.replaceSubrange((base + 2 * s)..<(base + 2 * s + 2), with: $0)
+            }
+        }
+    }
+    return bytes
+}
+
+/// SplitMix64, duplicated here so tests do not depend on the code under test for randomness.
+struct TestRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct MatrixMultiplyTests {
+    static let types: [GGMLType] = [.q4_1, .q8_0, .f32]
+
+    @Test(arguments: types, [1, 3, 7])
+    func simdMatchesScalarReference(type: GGMLType, tokens: Int) throws {
+        let rows = 37, columns = 256
+        let bytes = randomBlocks(type, rows: rows, columns: columns, seed: 42 + UInt64(tokens))
+        var rng = TestRandom(seed: 7)
+        let x = (0..<(tokens * columns)).map { _ in Float.random(in: -2...2, using: &rng) }
+        var fast = [Float](repeating: .nan, count: tokens * rows)
+        var reference = [Float](repeating: .nan, count: tokens * rows)
+        let pool = ThreadPool(threads: 2)
+        let scratch = Q8Activations()
+        try bytes.withUnsafeBytes { raw in
+            let w = try WeightMatrix(type: type, rows: rows, columns: columns, data: raw.baseAddress!, byteCount: raw.count)
+            MatrixMultiply.multiply(w, x, tokens: tokens, into: &fast, scratch: scratch, pool: pool)
+            MatrixMultiply.multiplyReference(w, x, tokens: tokens, into: &reference)
+        }
+        // The fast path rounds activations to 8 bits for quantized formats: compare with a
+        // tolerance relative to the magnitude of the row's terms.
+        let scale = reference.map(abs).max()!
+        let tolerance: Float = type == .f32 ? 1e-4 * scale : 0.02 * scale
+        for i in fast.indices {
+            #expect(abs(fast[i] - reference[i]) <= tolerance, "element \(i): \(fast[i]) vs \(reference[i])")
+        }
+    }
+
+    @Test(arguments: [GGMLType.q4_1, .q8_0])
+    func integerKernelMatchesItsScalarReference(type: GGMLType) throws {
+        // Same quantized activations on both sides: the SIMD and scalar integer kernels must
+        // agree to float rounding (only the summation order differs).
+        let rows = 5, columns = 512
+        let bytes = randomBlocks(type, rows: rows, columns: columns, seed: 99)
+        var rng = TestRandom(seed: 3)
+        let x = (0..<columns).map { _ in Float.random(in: -3...3, using: &rng) }
+        let activations = Q8Activations()
+        x.withUnsafeBufferPointer { activations.quantize($0.baseAddress!, tokens: 1, columns: columns) }
+        let format: any QuantizedDotFormat.Type = type == .q4_1 ? Q4_1.self : Q8_0.self
+        bytes.withUnsafeBytes { raw in
+            let rowBytes = type.byteCount(elements: columns)!
+            for r in 0..<rows {
+                let row = raw.baseAddress! + r * rowBytes
+                let a = format.dot(row: row, values: activations.values(token: 0), scales: activations.scales(token: 0),
+                                   sums: activations.sums(token: 0), blocks: columns / 32)
+                let b = format.dotReference(row: row, values: activations.values(token: 0),
+                                            scales: activations.scales(token: 0), sums: activations.sums(token: 0),
+                                            blocks: columns / 32)
+                #expect(abs(a - b) <= 1e-5 * max(1, abs(b)), "row \(r): \(a) vs \(b)")
+            }
+        }
+    }
+
+    @Test func activationQuantizationRoundsLikeTheReference() {
+        // d = max|x|/127; q = round-half-away(x/d); values stored in lane order.
+        var x = [Float](repeating: 0, count: 32)
+        for i in 0..<32 { x[i] = Float(i - 16) * 0.5 }   // max |x| = 8 at i = 0
+        let a = Q8Activations()
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 1, columns: 32) }
+        let d: Float = 8.0 / 127
+        #expect(a.scales(token: 0)[0] == Float(Float16(d)))
+        for i in 0..<32 {
+            let expected = Int32((x[i] / d).rounded(.toNearestOrAwayFromZero))
+            #expect(a.values(token: 0)[Q8Activations.laneOrderIndex(i)] == expected)
+        }
+        // Lane order is a permutation of 0..<32.
+        #expect(Set((0..<32).map(Q8Activations.laneOrderIndex)) == Set(0..<32))
+    }
+
+    @Test func rejectsShapesThatDoNotMatchTheBytes() {
+        let bytes = [UInt8](repeating: 0, count: 40)
+        bytes.withUnsafeBytes { raw in
+            #expect(throws: KernelError.self) {
+                try WeightMatrix(type: .q4_1, rows: 3, columns: 32, data: raw.baseAddress!, byteCount: raw.count)
+            }
+            #expect(throws: KernelError.self) {
+                try WeightMatrix(type: .q4_1, rows: 1, columns: 48, data: raw.baseAddress!, byteCount: raw.count)
+            }
+            #expect(throws: KernelError.unsupportedType(.iq2_xxs)) {
+                try WeightMatrix(type: .iq2_xxs, rows: 1, columns: 256, data: raw.baseAddress!, byteCount: 66)
+            }
+        }
+    }
+}
