@@ -44,10 +44,14 @@ let package = Package(
             swiftSettings: hostTuned),
         // Grammar-automaton sampler for structured output; sees the vocabulary as id -> bytes.
         .target(name: "PocketGrammar"),
+        // Lexer, declaration parser and code generator behind @Generable (no swift-syntax).
+        .target(name: "PocketMacroKit"),
         // The @Generable / @Guide macros: a compiler plugin that speaks the plugin protocol itself.
-        .macro(name: "PocketMacros"),
+        .macro(name: "PocketMacros", dependencies: ["PocketMacroKit"]),
         // The public API (Apple's FoundationModels names).
-        .target(name: "Pocket", dependencies: ["PocketMacros"]),
+        .target(
+            name: "Pocket",
+            dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF"]),
         // The `pocket` command-line tool.
         .executableTarget(
             name: "PocketCLI",
@@ -60,7 +64,9 @@ let package = Package(
         .testTarget(
             name: "PocketTransformerTests",
             dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"]),
-        .testTarget(name: "PocketGrammarTests", dependencies: ["PocketGrammar"]),
+        .testTarget(
+            name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF"]),
+        .testTarget(name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"]),
         .testTarget(name: "PocketTests", dependencies: ["Pocket"]),
     ]
 )

@@ -1,0 +1,1 @@
+// The macro implementation lives here; see docs/macros.md.

@@ -1,0 +1,1 @@
+// Tests for the macro lexer, parser and generator.
