@@ -31,6 +31,45 @@ public enum VectorMath {
         return sum
     }
 
+    /// `Σ a[i]·b[i]` with `b` in half precision (a row of the KV cache), in single precision.
+    @inline(__always)
+    public static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float16>, count: Int) -> Float {
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>()
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var i = 0
+        while i + 32 <= count {
+            acc0 += ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+                * SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
+            acc1 += ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self)
+                * SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self))
+            i += 32
+        }
+        var sum = (acc0 + acc1).sum()
+        while i < count { sum += a[i] * Float(b[i]); i += 1 }
+        return sum
+    }
+
+    /// Scalar reference for ``dot(_:_:count:)-(_,UnsafePointer<Float16>,_)``.
+    public static func dotReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float16>, count: Int) -> Float {
+        var sum: Float = 0
+        for i in 0..<count { sum += a[i] * Float(b[i]) }
+        return sum
+    }
+
+    /// `y[i] += a · x[i]` with `x` in half precision (a row of the KV cache).
+    @inline(__always)
+    public static func addScaled(_ x: UnsafePointer<Float16>, scale a: Float, to y: UnsafeMutablePointer<Float>, count: Int) {
+        let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
+        var i = 0
+        while i + 16 <= count {
+            let v = ry.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+                + a * SIMD16<Float>(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
+            ry.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD16<Float>.self)
+            i += 16
+        }
+        while i < count { y[i] += a * Float(x[i]); i += 1 }
+    }
+
     /// `y[i] += a · x[i]` for `count` elements.
     @inline(__always)
     public static func addScaled(_ x: UnsafePointer<Float>, scale a: Float, to y: UnsafeMutablePointer<Float>, count: Int) {
@@ -45,16 +84,25 @@ public enum VectorMath {
         while i < count { y[i] += a * x[i]; i += 1 }
     }
 
-    /// RMS normalization: `out[i] = x[i] / sqrt(mean(x²) + epsilon) · weight[i]`.
+    /// RMS normalization: `out[i] = x[i] · (1 / sqrt(mean(x²) + epsilon)) · weight[i]`.
+    ///
+    /// Squares are summed in double precision and the scale is formed in single precision,
+    /// in the same order as llama.cpp, so results agree with its traces.
     public static func rmsNorm(
         _ x: UnsafePointer<Float>, weight: UnsafePointer<Float>, epsilon: Float,
         into out: UnsafeMutablePointer<Float>, count: Int
     ) {
-        // Sum of squares in Double: llama.cpp accumulates it in ggml_float (double) too.
         var sum: Double = 0
         for i in 0..<count { sum += Double(x[i] * x[i]) }
-        let scale = Float(1 / (sum / Double(count) + Double(epsilon)).squareRoot())
+        let mean = Float(sum / Double(count))
+        let scale = 1 / (mean + epsilon).squareRoot()
         for i in 0..<count { out[i] = x[i] * scale * weight[i] }
+    }
+
+    /// `y[i] += x[i]` for `count` elements.
+    @inline(__always)
+    public static func add(_ x: UnsafePointer<Float>, to y: UnsafeMutablePointer<Float>, count: Int) {
+        for i in 0..<count { y[i] += x[i] }
     }
 
     /// In-place softmax over `count` values; subtracts the maximum first for stability.
@@ -77,21 +125,6 @@ public enum VectorMath {
         for i in 0..<count {
             let g = gate[i]
             gate[i] = g / (1 + expf(-g)) * up[i]
-        }
-    }
-
-    /// Rotary position embedding on one head, rotating adjacent pairs `(x[2i], x[2i+1])` by
-    /// `position · base^(-2i/dimensions)` (the "normal" RoPE of Llama GGUF files, whose Q/K
-    /// weights were permuted at conversion). Only the first `dimensions` values are rotated.
-    public static func rope(
-        _ x: UnsafeMutablePointer<Float>, position: Int, dimensions: Int, inverseFrequencies: UnsafePointer<Float>
-    ) {
-        for i in 0..<(dimensions / 2) {
-            let angle = Float(position) * inverseFrequencies[i]
-            let c = cosf(angle), s = sinf(angle)
-            let a = x[2 * i], b = x[2 * i + 1]
-            x[2 * i] = a * c - b * s
-            x[2 * i + 1] = a * s + b * c
         }
     }
 }

@@ -38,18 +38,6 @@ import Testing
         #expect(gate[1] == 0)
         #expect(abs(gate[2] - 3 / (1 + exp(-3)) * 2) < 1e-5)
     }
-
-    @Test func ropeRotatesAdjacentPairsByPositionTimesFrequency() {
-        var x: [Float] = [1, 0, 0, 1]
-        let freqs: [Float] = [1, 0.01]
-        VectorMath.rope(&x, position: 2, dimensions: 4, inverseFrequencies: freqs)
-        #expect(abs(x[0] - cos(2)) < 1e-6 && abs(x[1] - sin(2)) < 1e-6)
-        #expect(abs(x[2] - -sin(0.02)) < 1e-6 && abs(x[3] - cos(0.02)) < 1e-6)
-        // Position 0 is the identity.
-        var y: [Float] = [0.3, -0.7, 2, 5]
-        VectorMath.rope(&y, position: 0, dimensions: 4, inverseFrequencies: freqs)
-        #expect(y == [0.3, -0.7, 2, 5])
-    }
 }
 
 @Suite struct ThreadPoolTests {

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Timings of one ``Transformer/generate(prompt:maximumTokens:sampler:stopTokens:onToken:)`` call.
+public struct GenerationStatistics: Sendable, CustomStringConvertible {
+    /// Tokens evaluated before the first generated token (the prompt, minus any reused prefix).
+    public var promptTokens = 0
+    /// Seconds spent on the prompt (prefill), including sampling the first token.
+    public var promptSeconds: Double = 0
+    /// Tokens generated (including a final end-of-generation token, which is not emitted).
+    public var generatedTokens = 0
+    /// Seconds spent generating after the first token (decode).
+    public var generationSeconds: Double = 0
+    /// Why generation stopped.
+    public var stopReason: StopReason = .maximumTokens
+
+    /// Why a generation ended.
+    public enum StopReason: Sendable, Equatable {
+        /// The model produced an end-of-generation token.
+        case endOfGeneration
+        /// The requested number of tokens was reached.
+        case maximumTokens
+        /// The context window is full.
+        case contextFull
+        /// The caller's callback asked to stop.
+        case stoppedByCaller
+    }
+
+    /// Prompt tokens per second.
+    public var promptTokensPerSecond: Double { promptSeconds > 0 ? Double(promptTokens) / promptSeconds : 0 }
+    /// Generated tokens per second, after the first.
+    public var generationTokensPerSecond: Double {
+        generationSeconds > 0 && generatedTokens > 1 ? Double(generatedTokens - 1) / generationSeconds : 0
+    }
+
+    public var description: String {
+        String(format: "prompt: %d tokens, %.1f tokens/s; generation: %d tokens, %.1f tokens/s",
+               promptTokens, promptTokensPerSecond, generatedTokens, generationTokensPerSecond)
+    }
+}
+
+extension Transformer {
+    /// Generates tokens after `prompt`, appending everything to the cache.
+    ///
+    /// The prompt is evaluated from the current ``position`` (so a caller that keeps the cache
+    /// passes only the new tokens); each sampled token is passed to `onToken` and then fed back.
+    ///
+    /// - Parameters:
+    ///   - prompt: Tokens to evaluate first; must not be empty unless the cache already holds
+    ///     logits-worthy context (at least one position).
+    ///   - maximumTokens: Upper bound on generated tokens.
+    ///   - sampler: Chooses each token; its random state advances.
+    ///   - stopTokens: Tokens that end generation (not passed to `onToken`, but kept in the cache).
+    ///   - onToken: Receives each generated token; return `false` to stop.
+    /// - Returns: Counts and timings.
+    /// - Throws: ``TransformerError`` when the prompt does not fit; `CancellationError` when the
+    ///   task is cancelled (checked before every token).
+    @discardableResult
+    public func generate(
+        prompt: [Int], maximumTokens: Int, sampler: inout Sampler, stopTokens: Set<Int>,
+        onToken: (Int) throws -> Bool
+    ) throws -> GenerationStatistics {
+        var statistics = GenerationStatistics()
+        statistics.promptTokens = prompt.count
+        let clock = ContinuousClock()
+        let started = clock.now
+        var logits: [Float] = []
+        try evaluate(prompt, logits: .last) { _, row in logits = Array(row) }
+        guard !logits.isEmpty else {
+            throw TransformerError.invalidConfiguration("generation needs a non-empty prompt")
+        }
+        var decodeStart = clock.now
+        while statistics.generatedTokens < maximumTokens {
+            try Task.checkCancellation()
+            let token = sampler.sample(logits)
+            statistics.generatedTokens += 1
+            if statistics.generatedTokens == 1 {
+                decodeStart = clock.now
+                statistics.promptSeconds = (decodeStart - started).seconds
+            }
+            if stopTokens.contains(token) {
+                statistics.stopReason = .endOfGeneration
+                break
+            }
+            guard try onToken(token) else {
+                statistics.stopReason = .stoppedByCaller
+                break
+            }
+            guard statistics.generatedTokens < maximumTokens else { break }
+            guard position < contextLength else {
+                statistics.stopReason = .contextFull
+                break
+            }
+            try evaluate([token], logits: .last) { _, row in
+                logits.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: row) }
+            }
+        }
+        statistics.generationSeconds = (clock.now - decodeStart).seconds
+        return statistics
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a floating-point number.
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The result of ``Transformer/perplexity(of:chunkLength:progress:)``.
+public struct PerplexityResult: Sendable {
+    /// `exp(mean negative log-likelihood)` over every scored position.
+    public var perplexity: Double
+    /// Number of chunks evaluated.
+    public var chunks: Int
+    /// Number of scored positions.
+    public var scoredTokens: Int
+    /// Mean negative log-likelihood in nats.
+    public var meanNegativeLogLikelihood: Double
+}
+
+extension Transformer {
+    /// Perplexity of a token sequence, with llama.cpp's `perplexity` protocol.
+    ///
+    /// The tokens are split into consecutive chunks of `chunkLength` (the incomplete tail is
+    /// dropped); each chunk is evaluated from an empty cache, and the positions of its second
+    /// half (`chunkLength/2 … chunkLength-2`) are scored against the token that follows them.
+    ///
+    /// - Parameters:
+    ///   - tokens: The tokenized text.
+    ///   - chunkLength: Tokens per chunk (at most the context length).
+    ///   - progress: Called after each chunk with the chunk index and the running perplexity.
+    /// - Throws: ``TransformerError/contextOverflow(needed:capacity:)`` when `chunkLength`
+    ///   exceeds the context; ``TransformerError/invalidConfiguration(_:)`` when there is not
+    ///   even one chunk.
+    public func perplexity(
+        of tokens: [Int], chunkLength: Int = 512, progress: (Int, Double) -> Void = { _, _ in }
+    ) throws -> PerplexityResult {
+        guard chunkLength >= 4 else {
+            throw TransformerError.invalidConfiguration("perplexity chunk length must be at least 4, got \(chunkLength)")
+        }
+        guard chunkLength <= contextLength else {
+            throw TransformerError.contextOverflow(needed: chunkLength, capacity: contextLength)
+        }
+        let chunks = tokens.count / chunkLength
+        guard chunks > 0 else {
+            throw TransformerError.invalidConfiguration(
+                "perplexity needs at least \(chunkLength) tokens, the text has \(tokens.count)")
+        }
+        let firstScored = chunkLength / 2
+        var total: Double = 0
+        var count = 0
+        for chunk in 0..<chunks {
+            let slice = Array(tokens[(chunk * chunkLength)..<((chunk + 1) * chunkLength)])
+            truncate(to: 0)
+            try evaluate(slice, logits: .all) { i, logits in
+                guard i >= firstScored, i + 1 < chunkLength else { return }
+                total += Self.negativeLogLikelihood(logits, target: slice[i + 1])
+                count += 1
+            }
+            progress(chunk, exp(total / Double(count)))
+        }
+        truncate(to: 0)
+        return PerplexityResult(
+            perplexity: exp(total / Double(count)), chunks: chunks, scoredTokens: count,
+            meanNegativeLogLikelihood: total / Double(count))
+    }
+
+    /// `-log softmax(logits)[target]`, computed stably in double precision.
+    static func negativeLogLikelihood(_ logits: UnsafeBufferPointer<Float>, target: Int) -> Double {
+        var maximum = -Float.infinity
+        for v in logits { maximum = max(maximum, v) }
+        var sum: Double = 0
+        for v in logits { sum += exp(Double(v - maximum)) }
+        return log(sum) - Double(logits[target] - maximum)
+    }
+}
