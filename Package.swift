@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "PocketGrammar", targets: ["PocketGrammar"]),
         .library(name: "Pocket", targets: ["Pocket"]),
         .executable(name: "pocket", targets: ["PocketCLI"]),
+        .executable(name: "pocket-bench", targets: ["PocketBench"]),
     ],
     targets: [
         // Layer 1: the GGUF file format (memory-mapped reader, metadata, tensor infos).
@@ -56,6 +57,11 @@ let package = Package(
         .executableTarget(
             name: "PocketCLI",
             dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer"]),
+        // The benchmark runner `pocket-bench` (sources in Benchmarks/).
+        .executableTarget(
+            name: "PocketBench",
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer"],
+            path: "Benchmarks", swiftSettings: hostTuned),
 
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"]),
         .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],

@@ -1,1 +1,50 @@
-print("pocket: not built yet")
+import Foundation
+
+// `pocket`: command-line front end. Results go to stdout; logs, progress and errors to stderr.
+
+let usage = """
+    usage: pocket <command> [options]
+
+    commands:
+      generate    [--model PATH] [-n N] [--greedy | --temperature T --top-k K --top-p P]
+                  [--seed S] [--threads N] [--context N] PROMPT
+                  Continue PROMPT verbatim (special tokens parsed, no chat template).
+      chat        [--model PATH] [--system TEXT] [-n N] [sampling options] [--threads N]
+                  Interactive multi-turn chat with the model's chat template.
+      tokenize    [--model PATH] [--special] TEXT
+                  Print the token ids of TEXT as a JSON array.
+      perplexity  [--model PATH] -f FILE [-c 512] [--threads N]
+                  Perplexity of a text file (llama.cpp protocol); last line `PPL = <value>`.
+      info        [--model PATH]
+                  Architecture, sizes, metadata and tensor table.
+
+    --model defaults to $POCKET_MODEL, then Weights/SmolLM2-135M-Instruct.Q4_1.gguf.
+    """
+
+let commands: [String: (ArraySlice<String>) throws -> Void] = [
+    "generate": GenerateCommand.run,
+    "chat": ChatCommand.run,
+    "tokenize": TokenizeCommand.run,
+    "perplexity": PerplexityCommand.run,
+    "info": InfoCommand.run,
+]
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let name = arguments.first, name != "-h", name != "--help", name != "help" else {
+    print(usage)
+    exit(arguments.isEmpty ? 2 : 0)
+}
+guard let command = commands[name] else {
+    Log.error("unknown command '\(name)'\n\n\(usage)")
+    exit(2)
+}
+do {
+    try command(arguments.dropFirst())
+} catch let error as CLIError {
+    Log.error(error.description)
+    if case .usage = error { Log.info(usage) }
+    exit(error.exitStatus)
+} catch {
+    Log.error("\(error)")
+    exit(1)
+}

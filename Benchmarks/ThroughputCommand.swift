@@ -1,0 +1,180 @@
+import Foundation
+import PocketGGUF
+import PocketKernels
+import PocketTransformer
+
+/// The default benchmark: prefill, decode, time to first token and memory, per model.
+enum ThroughputCommand {
+    /// One model's results.
+    struct Result: Encodable {
+        var model: String
+        var fileBytes: Int
+        var threads: Int
+        var cpu: String
+        var prefill64TokensPerSecond: Summary
+        var prefill512TokensPerSecond: Summary
+        var decode128TokensPerSecond: Summary
+        var timeToFirstTokenMilliseconds: Summary
+        var peakResidentBytes: Int
+        var kvCacheBytes: Int
+        var decodeBytesPerToken: Int
+        var decodeBandwidthBytesPerSecond: Double
+        var machineReadBandwidthBytesPerSecond: Double
+        var note: String?
+    }
+
+    static func run(_ argv: [String]) throws {
+        var models: [String] = []
+        var threads = ThreadPool.defaultThreadCount
+        var repetitions = 3
+        var json = false
+        var rest = argv[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--model":
+                guard let path = rest.popFirst() else { throw BenchError.usage("--model needs a path") }
+                models.append(path)
+            case "--threads":
+                guard let text = rest.popFirst(), let n = Int(text), (1...512).contains(n) else {
+                    throw BenchError.usage("--threads needs a number of threads")
+                }
+                threads = n
+            case "--repetitions":
+                guard let text = rest.popFirst(), let n = Int(text), (1...1000).contains(n) else {
+                    throw BenchError.usage("--repetitions needs a positive number")
+                }
+                repetitions = n
+            case "--json": json = true
+            default: throw BenchError.usage("unknown argument '\(argument)'")
+            }
+        }
+        if models.isEmpty { models = defaultModels() }
+        guard !models.isEmpty else {
+            throw BenchError(message: "no model to benchmark: run Weights/fetch first")
+        }
+        let pool = ThreadPool(threads: threads)
+        progress("measuring memory read bandwidth with \(threads) threads...")
+        let bandwidth = BandwidthProbe.readBandwidth(pool: pool)
+        var results: [Result] = []
+        for path in models {
+            progress("benchmarking \(path)...")
+            results.append(try measure(path, pool: pool, repetitions: repetitions, bandwidth: bandwidth))
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(results), as: UTF8.self))
+        } else {
+            printTable(results, bandwidth: bandwidth, repetitions: repetitions)
+        }
+    }
+
+    /// The models of the default run that exist in `Weights/`; reports the missing ones.
+    static func defaultModels() -> [String] {
+        let weights = packageRoot().appendingPathComponent("Weights")
+        let candidates = [
+            ("SmolLM2-135M-Instruct.Q4_1.gguf", "Weights/fetch"),
+            ("SmolLM2-135M-Instruct.q2_K.gguf",
+             "swift run -c release pocket quantize Weights/SmolLM2-135M-Instruct.Q4_1.gguf Weights/SmolLM2-135M-Instruct.q2_K.gguf --type q2_k"),
+            ("synthetic-afm-3b-q2_k.gguf", "swift run -c release pocket-bench synth"),
+        ]
+        var found: [String] = []
+        for (name, command) in candidates {
+            let path = weights.appendingPathComponent(name).path
+            if FileManager.default.fileExists(atPath: path) {
+                found.append(path)
+            } else {
+                progress("skipping \(name): not found (create it with `\(command)`)")
+            }
+        }
+        return found
+    }
+
+    static func measure(_ path: String, pool: ThreadPool, repetitions: Int, bandwidth: Double) throws -> Result {
+        let file = try GGUFFile(contentsOf: URL(fileURLWithPath: path))
+        let model = try Transformer(file: file, contextLength: 1024, batchSize: 64, pool: pool)
+        let vocabulary = model.configuration.vocabularySize
+        var random = SplitMix64(seed: 1234)
+        func tokens(_ n: Int) -> [Int] { (0..<n).map { _ in Int(random.next() % UInt64(vocabulary)) } }
+
+        // Warm up: page the weights in and let the thread pool spin up.
+        try model.evaluate(tokens(8), logits: .last)
+
+        func prefill(_ n: Int) throws -> Summary {
+            var rates: [Double] = []
+            for _ in 0..<repetitions {
+                model.truncate(to: 0)
+                let prompt = tokens(n)
+                rates.append(Double(n) / (try Machine.time { try model.evaluate(prompt, logits: .last) }))
+            }
+            return Summary(rates)
+        }
+        let pp64 = try prefill(64)
+        let pp512 = try prefill(512)
+
+        var decodeRates: [Double] = []
+        for _ in 0..<repetitions {
+            model.truncate(to: 0)
+            try model.evaluate(tokens(16), logits: .last)
+            let steps = tokens(128)
+            decodeRates.append(128 / (try Machine.time {
+                for token in steps { _ = try model.evaluate([token]) }
+            }))
+        }
+        let tg128 = Summary(decodeRates)
+
+        var firstToken: [Double] = []
+        for _ in 0..<repetitions {
+            model.truncate(to: 0)
+            let prompt = tokens(64)
+            firstToken.append(1000 * (try Machine.time {
+                let logits = try model.evaluate(prompt)
+                _ = logits.withUnsafeBufferPointer { Sampler.argmax($0) }
+            }))
+        }
+
+        // Decode reads every matrix once per token; a tied output reads the embedding table too.
+        let tied = file.tensor(named: "output.weight") == nil
+        let bytesPerToken = file.tensors.reduce(0) { total, tensor in
+            tensor.name == "token_embd.weight" && !tied ? total : total + tensor.byteCount
+        }
+        return Result(
+            model: URL(fileURLWithPath: path).lastPathComponent, fileBytes: file.byteCount,
+            threads: pool.threadCount, cpu: Machine.cpuName(),
+            prefill64TokensPerSecond: pp64, prefill512TokensPerSecond: pp512, decode128TokensPerSecond: tg128,
+            timeToFirstTokenMilliseconds: Summary(firstToken), peakResidentBytes: Machine.peakResidentBytes(),
+            kvCacheBytes: model.cache.byteCount, decodeBytesPerToken: bytesPerToken,
+            decodeBandwidthBytesPerSecond: Double(bytesPerToken) * tg128.median,
+            machineReadBandwidthBytesPerSecond: bandwidth,
+            note: path.contains("synthetic") ? "random weights: throughput only" : nil)
+    }
+
+    static func printTable(_ results: [Result], bandwidth: Double, repetitions: Int) {
+        let first = results[0]
+        print("Pocket benchmark — \(first.cpu), \(first.threads) threads, \(repetitions) repetitions (median ± half range)")
+        print(String(format: "machine read bandwidth: %.1f GB/s", bandwidth / 1e9))
+        for r in results {
+            print("")
+            print("\(r.model) (\(String(format: "%.1f", Double(r.fileBytes) / 1e6)) MB)\(r.note.map { " — \($0)" } ?? "")")
+            print("  prefill pp64            \(r.prefill64TokensPerSecond.formatted()) tokens/s")
+            print("  prefill pp512           \(r.prefill512TokensPerSecond.formatted()) tokens/s")
+            print("  decode tg128            \(r.decode128TokensPerSecond.formatted()) tokens/s")
+            print("  time to first token     \(r.timeToFirstTokenMilliseconds.formatted()) ms (64-token prompt)")
+            print(String(format: "  decode bandwidth        %.1f GB/s (%.0f%% of the machine's %.1f GB/s)",
+                         r.decodeBandwidthBytesPerSecond / 1e9,
+                         100 * r.decodeBandwidthBytesPerSecond / max(r.machineReadBandwidthBytesPerSecond, 1),
+                         r.machineReadBandwidthBytesPerSecond / 1e9))
+            print(String(format: "  peak RSS                %.1f MB (model file %.1f MB, KV cache reserved %.1f MB)",
+                         Double(r.peakResidentBytes) / 1e6, Double(r.fileBytes) / 1e6, Double(r.kvCacheBytes) / 1e6))
+        }
+    }
+
+    /// The package root: the folder above `Benchmarks/`.
+    static func packageRoot() -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
+
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("pocket-bench: \(message)\n".utf8))
+}

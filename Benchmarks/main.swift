@@ -1,0 +1,38 @@
+import Foundation
+
+// `pocket-bench`: throughput and memory of Pocket's engine.
+//
+//   pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--json]
+//   pocket-bench synth [--output PATH]
+//
+// Results go to stdout (a table per model, or JSON); progress to stderr.
+
+let benchUsage = """
+    usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--json]
+           pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
+
+    Without --model: the default model, its q2_K requantization and the synthetic 3B Q2_K model,
+    each if present in Weights/ (missing ones are listed with the command that creates them).
+    """
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "synth": try SyntheticModelCommand.run(Array(arguments.dropFirst()))
+    case "-h", "--help", "help": print(benchUsage)
+    default: try ThroughputCommand.run(arguments)
+    }
+} catch let error as BenchError {
+    FileHandle.standardError.write(Data("pocket-bench: \(error.message)\n".utf8))
+    exit(error.isUsage ? 2 : 1)
+} catch {
+    FileHandle.standardError.write(Data("pocket-bench: \(error)\n".utf8))
+    exit(1)
+}
+
+/// A failure with the message to print.
+struct BenchError: Error {
+    var message: String
+    var isUsage = false
+    static func usage(_ message: String) -> BenchError { BenchError(message: message + "\n\n" + benchUsage, isUsage: true) }
+}

@@ -1,0 +1,34 @@
+import PocketTokenizer
+import PocketTransformer
+
+/// `pocket generate`: continues a raw prompt, streaming the generated text to stdout.
+enum GenerateCommand {
+    static func run(_ argv: ArraySlice<String>) throws {
+        let arguments = try Arguments(
+            argv, valueOptions: LoadedModel.valueOptions.union(SamplingOptions.valueOptions).union(["tokens"]),
+            switches: SamplingOptions.switches, aliases: ["n": "tokens"])
+        guard arguments.positionals.count == 1, let prompt = arguments.positionals.first else {
+            throw CLIError.usage("generate takes exactly one PROMPT argument (quote it)")
+        }
+        let maximumTokens = try arguments.integer("tokens", default: 128, in: 1...(1 << 20))
+        var sampler = Sampler(try SamplingOptions.parameters(arguments))
+        let model = try LoadedModel(arguments)
+        let tokens = model.tokenizer.encode(prompt, parseSpecial: true)
+        guard !tokens.isEmpty else { throw CLIError.usage("the prompt is empty") }
+        let budget = model.transformer.contextLength - tokens.count
+        guard budget > 0 else {
+            throw CLIError.failure(
+                "the prompt has \(tokens.count) tokens; the context holds \(model.transformer.contextLength) (use --context)")
+        }
+        var detokenizer = StreamingDetokenizer(tokenizer: model.tokenizer)
+        let statistics = try model.transformer.generate(
+            prompt: tokens, maximumTokens: min(maximumTokens, budget), sampler: &sampler,
+            stopTokens: model.tokenizer.endOfGenerationTokens
+        ) { token in
+            Log.output(detokenizer.append(token))
+            return true
+        }
+        Log.output(detokenizer.finish() + "\n")
+        Log.info("pocket: \(statistics)")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PocketGGUF
+import PocketKernels
+import PocketTokenizer
+import PocketTransformer
+
+/// A model file opened with its tokenizer and transformer, as every generating command needs.
+struct LoadedModel {
+    let url: URL
+    let file: GGUFFile
+    let tokenizer: Tokenizer
+    let transformer: Transformer
+
+    /// Options shared by the commands that load a model.
+    static let valueOptions: Set<String> = ["model", "threads", "context"]
+
+    /// Loads the model named by `--model` (or the default), with `--threads` and `--context`.
+    init(_ arguments: Arguments, defaultContext: Int = 4096) throws {
+        url = try ModelLocator.locate(arguments.string("model"))
+        let threads = try arguments.integer("threads", default: ThreadPool.defaultThreadCount, in: 1...512)
+        let context = try arguments.integer("context", default: defaultContext, in: 1...(1 << 20))
+        let started = ContinuousClock.now
+        do {
+            file = try GGUFFile(contentsOf: url)
+            tokenizer = try Tokenizer(gguf: file)
+            transformer = try Transformer(file: file, contextLength: context, pool: ThreadPool(threads: threads))
+        } catch {
+            throw CLIError.failure("cannot load \(url.path): \(error)")
+        }
+        let c = transformer.configuration
+        Log.info(String(
+            format: "pocket: loaded %@ (%@, %d layers, dim %d, vocab %d) in %.2f s; context %d, %d threads",
+            url.lastPathComponent, c.architecture, c.layerCount, c.embeddingLength, c.vocabularySize,
+            (ContinuousClock.now - started).seconds, transformer.contextLength, threads))
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) * 1e-18
+    }
+}
+
+/// Sampling options shared by `generate` and `chat`.
+enum SamplingOptions {
+    static let valueOptions: Set<String> = ["temperature", "top-k", "top-p", "seed"]
+    static let switches: Set<String> = ["greedy"]
+
+    /// Reads `--greedy`, `--temperature`, `--top-k`, `--top-p`, `--seed`. Without any of them,
+    /// sampling uses temperature 0.8, top-k 40, top-p 0.95 and a random seed (printed).
+    static func parameters(_ arguments: Arguments) throws(CLIError) -> SamplingParameters {
+        if arguments.has("greedy") {
+            if ["temperature", "top-k", "top-p"].contains(where: { arguments.string($0) != nil }) {
+                throw .usage("--greedy cannot be combined with --temperature, --top-k or --top-p")
+            }
+            return .greedy
+        }
+        let seedText = arguments.string("seed")
+        let seed: UInt64
+        if let seedText {
+            guard let value = UInt64(seedText) else { throw .usage("--seed must be a non-negative integer, got '\(seedText)'") }
+            seed = value
+        } else {
+            seed = UInt64.random(in: 0...UInt64(UInt32.max))
+            Log.info("pocket: seed \(seed)")
+        }
+        return SamplingParameters(
+            temperature: try arguments.float("temperature", default: 0.8, in: 0...100),
+            topK: try arguments.integer("top-k", default: 40, in: 0...(1 << 24)),
+            topP: try arguments.float("top-p", default: 0.95, in: 0...1),
+            seed: seed)
+    }
+}

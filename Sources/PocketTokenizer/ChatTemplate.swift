@@ -1,0 +1,206 @@
+import PocketGGUF
+
+/// One message of a conversation.
+public struct ChatMessage: Sendable, Equatable {
+    /// Who wrote a message.
+    public enum Role: String, Sendable {
+        case system, user, assistant, tool
+    }
+
+    /// The author.
+    public var role: Role
+    /// The text; encoded as plain text, never parsed for special tokens.
+    public var content: String
+
+    /// Creates a message.
+    public init(role: Role, content: String) {
+        self.role = role
+        self.content = content
+    }
+}
+
+/// Renders conversations in a model's chat format.
+///
+/// Pocket does not interpret the Jinja template stored in `tokenizer.chat_template`; it
+/// recognizes the format by its markers and renders it natively: ChatML (`<|im_start|>`),
+/// Llama 3 (`<|start_header_id|>`) and Gemma (`<start_of_turn>`). An unknown or missing
+/// template falls back to ChatML and sets ``warning``.
+///
+/// Rendering produces ``Segment``s: the template's own markers, which are encoded as special
+/// tokens, and text, which is encoded with `parseSpecial: false`. A message containing
+/// `<|im_end|>` therefore cannot close its turn or forge another role.
+public struct ChatTemplate: Sendable {
+    /// The chat formats Pocket renders.
+    public enum Style: String, Sendable {
+        /// `<|im_start|>role\ncontent<|im_end|>\n` (Qwen, SmolLM, many others).
+        case chatML
+        /// `<|start_header_id|>role<|end_header_id|>\n\ncontent<|eot_id|>` after `<|begin_of_text|>`.
+        case llama3
+        /// `<start_of_turn>role\ncontent<end_of_turn>\n` after `<bos>`; the assistant is `model`
+        /// and a system message is prepended to the first user turn.
+        case gemma
+    }
+
+    /// A piece of rendered conversation.
+    public enum Segment: Sendable, Equatable {
+        /// A marker of the template, encoded as one special token.
+        case special(String)
+        /// Text, encoded without special-token parsing.
+        case text(String)
+    }
+
+    /// The recognized format.
+    public let style: Style
+    /// Set when the template was not recognized and ChatML is used instead.
+    public let warning: String?
+    /// The system prompt the template inserts when a conversation has none (SmolLM2's
+    /// "You are a helpful AI assistant named SmolLM…"), if the template has one.
+    public let defaultSystemPrompt: String?
+
+    /// Recognizes the template of a model (`tokenizer.chat_template`).
+    public init(gguf file: GGUFFile) {
+        self.init(template: file.metadata.string("tokenizer.chat_template"))
+    }
+
+    /// Recognizes a Jinja chat template by its markers; `nil` means the model has none.
+    public init(template: String?) {
+        guard let template else {
+            style = .chatML
+            warning = "the model has no chat template; using ChatML"
+            defaultSystemPrompt = nil
+            return
+        }
+        if template.contains("<|im_start|>") {
+            style = .chatML
+            warning = nil
+        } else if template.contains("<|start_header_id|>") {
+            style = .llama3
+            warning = nil
+        } else if template.contains("<start_of_turn>") {
+            style = .gemma
+            warning = nil
+        } else {
+            style = .chatML
+            warning = "unrecognized chat template; falling back to ChatML"
+        }
+        defaultSystemPrompt = Self.defaultSystemPrompt(in: template, style: style)
+    }
+
+    /// Finds a literal system turn that a template emits when the first message is not a
+    /// system message (`{% if … messages[0]['role'] != 'system' %}{{ '<|im_start|>system\n…' }}`).
+    static func defaultSystemPrompt(in template: String, style: Style) -> String? {
+        guard style == .chatML, template.contains("!= 'system'") || template.contains("!= \"system\"") else { return nil }
+        let opener = "<|im_start|>system\n"
+        guard let start = template.range(of: opener),
+              let end = template.range(of: "<|im_end|>", range: start.upperBound..<template.endIndex) else { return nil }
+        let prompt = String(template[start.upperBound..<end.lowerBound])
+        // Only a literal: a template that builds the prompt from variables has none.
+        return prompt.contains("{") || prompt.contains("'") ? nil : prompt
+    }
+
+    /// Renders `messages`, optionally followed by the opening of the assistant's reply.
+    public func segments(for messages: [ChatMessage], addGenerationPrompt: Bool) -> [Segment] {
+        var out: [Segment] = []
+        var messages = messages
+        if let defaultSystemPrompt, messages.first?.role != .system {
+            messages.insert(ChatMessage(role: .system, content: defaultSystemPrompt), at: 0)
+        }
+        switch style {
+        case .llama3: out.append(.special("<|begin_of_text|>"))
+        case .gemma:
+            out.append(.special("<bos>"))
+            // Gemma has no system role: the system text opens the first user turn.
+            if messages.first?.role == .system {
+                let system = messages.removeFirst().content
+                if let i = messages.firstIndex(where: { $0.role == .user }) {
+                    messages[i].content = system + "\n\n" + messages[i].content
+                } else {
+                    messages.insert(ChatMessage(role: .user, content: system), at: 0)
+                }
+            }
+        case .chatML: break
+        }
+        for message in messages { out += segments(for: message) }
+        if addGenerationPrompt { out += generationPrompt }
+        return out
+    }
+
+    /// One message, as it appears in the middle of a conversation.
+    public func segments(for message: ChatMessage) -> [Segment] {
+        switch style {
+        case .chatML:
+            [.special("<|im_start|>"), .text(message.role.rawValue + "\n" + message.content), .special("<|im_end|>"), .text("\n")]
+        case .llama3:
+            [.special("<|start_header_id|>"), .text(message.role == .tool ? "ipython" : message.role.rawValue),
+             .special("<|end_header_id|>"), .text("\n\n" + message.content.trimmingWhitespace()), .special("<|eot_id|>")]
+        case .gemma:
+            [.special("<start_of_turn>"), .text((message.role == .assistant ? "model" : "user") + "\n" + message.content.trimmingWhitespace()),
+             .special("<end_of_turn>"), .text("\n")]
+        }
+    }
+
+    /// The opening of an assistant reply.
+    public var generationPrompt: [Segment] {
+        switch style {
+        case .chatML: [.special("<|im_start|>"), .text("assistant\n")]
+        case .llama3: [.special("<|start_header_id|>"), .text("assistant"), .special("<|end_header_id|>"), .text("\n\n")]
+        case .gemma: [.special("<start_of_turn>"), .text("model\n")]
+        }
+    }
+
+    /// What follows an assistant reply's content to close its turn (the part of
+    /// ``segments(for:)`` after the content). A chat that keeps the generated tokens in its
+    /// cache appends this, then the next messages.
+    public var endOfReply: [Segment] {
+        switch style {
+        case .chatML: [.special("<|im_end|>"), .text("\n")]
+        case .llama3: [.special("<|eot_id|>")]
+        case .gemma: [.special("<end_of_turn>"), .text("\n")]
+        }
+    }
+
+    /// The conversation as one string (for display and logs).
+    public func render(_ messages: [ChatMessage], addGenerationPrompt: Bool) -> String {
+        segments(for: messages, addGenerationPrompt: addGenerationPrompt).map {
+            switch $0 {
+            case .special(let s), .text(let s): s
+            }
+        }.joined()
+    }
+
+    /// Token ids of `messages`: markers as special tokens, all text without special parsing.
+    public func encode(_ messages: [ChatMessage], addGenerationPrompt: Bool, with tokenizer: Tokenizer) -> [Int] {
+        encode(segments(for: messages, addGenerationPrompt: addGenerationPrompt), with: tokenizer)
+    }
+
+    /// Token ids of rendered segments. Adjacent text segments are encoded together, as one
+    /// run of text between two markers; a marker missing from the vocabulary is encoded as text.
+    public func encode(_ segments: [Segment], with tokenizer: Tokenizer) -> [Int] {
+        var ids: [Int] = []
+        var text = ""
+        for segment in segments {
+            switch segment {
+            case .text(let s): text += s
+            case .special(let marker):
+                if let id = tokenizer.specialToken(marker) {
+                    if !text.isEmpty { ids += tokenizer.encode(text, parseSpecial: false); text = "" }
+                    ids.append(id)
+                } else {
+                    text += marker
+                }
+            }
+        }
+        if !text.isEmpty { ids += tokenizer.encode(text, parseSpecial: false) }
+        return ids
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace (Jinja's `trim`).
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}
