@@ -4,7 +4,7 @@
 /// 8 bits per 32-value block, as llama.cpp does (`Q8_0`/`Q8_1` activations): the products then
 /// run on integers, and results agree closely with llama.cpp's.
 ///
-/// Per block of 32 values `x`: `d = max|x| / 127`, `q = round(x / d)` (half away from zero),
+/// Per block of 32 values `x`: `d = max|x| / 127`, `q = round(x · 127 / max|x|)` (half to even),
 /// `scale = fp16(d)`, `sum = fp16(d * Σq)` (the rounding to fp16 mirrors the reference). The
 /// 32 quantized values are stored as `Int32` lanes in *lane order*: within each half of 16,
 /// position `4k + j` holds element `4j + k`. This matches how the kernels unpack four bytes of
@@ -83,11 +83,12 @@ public final class Q8Activations {
     ) {
         var amax: Float = 0
         for i in 0..<32 { amax = max(amax, abs(x[i])) }
+        // As llama.cpp's vectorized quantizer: multiply by 127/amax and round half to even.
         let d = amax / 127
-        let inverse: Float = d != 0 ? 1 / d : 0
+        let inverse: Float = amax != 0 ? 127 / amax : 0
         var total: Int32 = 0
         for i in 0..<32 {
-            let q = Int32((x[i] * inverse).rounded())
+            let q = Int32((x[i] * inverse).rounded(.toNearestOrEven))
             total += q
             values[laneOrderIndex(i)] = q
         }

@@ -29,3 +29,13 @@ extension Q8Activations {
         values[laneOrderIndex(i)]
     }
 }
+
+extension SIMD8<Float> {
+    /// `((x0 + x4) + (x2 + x6)) + ((x1 + x5) + (x3 + x7))`: the horizontal-sum order of
+    /// llama.cpp's x86 kernels, kept so that sums round the same way.
+    @inline(__always)
+    func pairwiseSum() -> Float {
+        let quad = lowHalf + highHalf
+        return (quad[0] + quad[2]) + (quad[1] + quad[3])
+    }
+}

@@ -56,20 +56,6 @@ public enum VectorMath {
         return sum
     }
 
-    /// `y[i] += a · x[i]` with `x` in half precision (a row of the KV cache).
-    @inline(__always)
-    public static func addScaled(_ x: UnsafePointer<Float16>, scale a: Float, to y: UnsafeMutablePointer<Float>, count: Int) {
-        let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
-        var i = 0
-        while i + 16 <= count {
-            let v = ry.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
-                + a * SIMD16<Float>(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
-            ry.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD16<Float>.self)
-            i += 16
-        }
-        while i < count { y[i] += a * Float(x[i]); i += 1 }
-    }
-
     /// `y[i] += a · x[i]` for `count` elements.
     @inline(__always)
     public static func addScaled(_ x: UnsafePointer<Float>, scale a: Float, to y: UnsafeMutablePointer<Float>, count: Int) {
@@ -82,6 +68,36 @@ public enum VectorMath {
             i += 16
         }
         while i < count { y[i] += a * x[i]; i += 1 }
+    }
+
+    /// `y[i] = half(y[i] · a)` on a half-precision accumulator.
+    @inline(__always)
+    public static func scale(_ y: UnsafeMutablePointer<Float16>, by a: Float, count: Int) {
+        let ry = UnsafeMutableRawPointer(y)
+        var i = 0
+        while i + 16 <= count {
+            let v = SIMD16<Float>(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)) * a
+            ry.storeBytes(of: SIMD16<Float16>(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
+            i += 16
+        }
+        while i < count { y[i] = Float16(Float(y[i]) * a); i += 1 }
+    }
+
+    /// `y[i] = half(fma(x[i], a, y[i]))` on a half-precision accumulator: each step is computed in
+    /// single precision with one rounding, then rounded to half precision (llama.cpp's flash
+    /// attention accumulates values this way).
+    @inline(__always)
+    public static func addScaled(_ x: UnsafePointer<Float16>, scale a: Float, to y: UnsafeMutablePointer<Float16>, count: Int) {
+        let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
+        let factor = SIMD16<Float>(repeating: a)
+        var i = 0
+        while i + 16 <= count {
+            var v = SIMD16<Float>(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
+            v.addProduct(SIMD16<Float>(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
+            ry.storeBytes(of: SIMD16<Float16>(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
+            i += 16
+        }
+        while i < count { y[i] = Float16(Float(y[i]).addingProduct(Float(x[i]), a)); i += 1 }
     }
 
     /// RMS normalization: `out[i] = x[i] · (1 / sqrt(mean(x²) + epsilon)) · weight[i]`.
@@ -110,13 +126,13 @@ public enum VectorMath {
         guard count > 0 else { return }
         var maximum = -Float.infinity
         for i in 0..<count { maximum = max(maximum, x[i]) }
-        var sum: Float = 0
+        var sum: Double = 0
         for i in 0..<count {
             let e = expf(x[i] - maximum)
             x[i] = e
-            sum += e
+            sum += Double(e)
         }
-        let inverse = 1 / sum
+        let inverse = Float(1 / sum)
         for i in 0..<count { x[i] *= inverse }
     }
 

@@ -70,7 +70,7 @@ public final class Transformer: @unchecked Sendable {
         rope = RotaryEmbedding(
             dimensions: configuration.ropeDimensionCount, base: configuration.ropeFrequencyBase,
             style: (Architecture(rawValue: configuration.architecture) ?? .llama).ropeStyle, positions: capacity)
-        state = RunState(configuration, batch: self.batchSize, contextLength: capacity, threads: pool.threadCount)
+        state = RunState(configuration, batch: self.batchSize, threads: pool.threadCount)
     }
 
     /// Opens and loads the GGUF model at `url` (memory-mapped).
@@ -222,33 +222,46 @@ public final class Transformer: @unchecked Sendable {
     /// Causal multi-head attention of the batch's queries over the cache: for each token `t`
     /// and head `h`, `out = Σ_j softmax_j(q·k_j / √d) · v_j` over positions `0…position+t`.
     /// Query heads share key/value heads in groups (grouped-query attention).
+    ///
+    /// The softmax is computed online in one pass over the keys (flash-attention style): a
+    /// running maximum `m`, running sum `S`, and a value accumulator rescaled whenever `m`
+    /// grows. Queries are rounded to half precision to meet the half-precision keys, and the
+    /// accumulator is kept in half precision, exactly as llama.cpp's CPU flash attention does,
+    /// so that outputs agree with its reference data.
     private func attention(layer l: Int, tokens n: Int) {
         let c = configuration, s = state, cache = cache
         let heads = c.headCount, hd = c.headDimension, q = c.queryLength
         let group = heads / c.keyValueHeadCount
         let scale = 1 / Float(hd).squareRoot()
-        let start = position, capacity = contextLength
+        let start = position
         let threads = pool.threadCount
         pool.run { worker in
-            let scores = s.scores + worker * capacity
+            let accumulator = s.accumulators + worker * hd
             // Interleaved (token, head) pairs balance the longer rows of later tokens.
             var pair = worker
             while pair < n * heads {
                 let t = pair / heads, h = pair % heads
-                let last = start + t
                 let query = s.q + t * q + h * hd
-                // Queries meet half-precision keys at half precision, as in llama.cpp.
                 for d in 0..<hd { query[d] = Float(Float16(query[d])) }
                 let offset = (h / group) * hd
-                for j in 0...last {
-                    scores[j] = VectorMath.dot(query, cache.keys(layer: l, position: j) + offset, count: hd) * scale
+                accumulator.update(repeating: 0, count: hd)
+                var maximum = -Float.infinity, sum: Float = 0
+                for j in 0...(start + t) {
+                    let score = VectorMath.dot(query, cache.keys(layer: l, position: j) + offset, count: hd) * scale
+                    var rescale: Float = 1, weight: Float = 1
+                    if score > maximum {
+                        rescale = expf(maximum - score)
+                        maximum = score
+                        VectorMath.scale(accumulator, by: rescale, count: hd)
+                    } else {
+                        weight = expf(score - maximum)
+                    }
+                    VectorMath.addScaled(cache.values(layer: l, position: j) + offset, scale: weight, to: accumulator, count: hd)
+                    sum = sum * rescale + weight
                 }
-                VectorMath.softmax(scores, count: last + 1)
                 let out = s.attention + t * q + h * hd
-                out.update(repeating: 0, count: hd)
-                for j in 0...last {
-                    VectorMath.addScaled(cache.values(layer: l, position: j) + offset, scale: scores[j], to: out, count: hd)
-                }
+                let inverse = 1 / sum
+                for d in 0..<hd { out[d] = Float(accumulator[d]) * inverse }
                 pair += threads
             }
         }
@@ -273,11 +286,12 @@ public final class Transformer: @unchecked Sendable {
 
 /// Scratch buffers of one forward pass, sized for a batch; allocated once per model.
 final class RunState: @unchecked Sendable {
-    let x, xb, q, k, v, attention, hidden, hidden2, scores, logits: UnsafeMutablePointer<Float>
+    let x, xb, q, k, v, attention, hidden, hidden2, logits: UnsafeMutablePointer<Float>
+    let accumulators: UnsafeMutablePointer<Float16>
     let activations = Q8Activations()
     private let all: [UnsafeMutablePointer<Float>]
 
-    init(_ c: ModelConfiguration, batch: Int, contextLength: Int, threads: Int) {
+    init(_ c: ModelConfiguration, batch: Int, threads: Int) {
         func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
             let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
             p.initialize(repeating: 0, count: count)
@@ -291,10 +305,13 @@ final class RunState: @unchecked Sendable {
         attention = buffer(batch * c.queryLength)                  // (batch, heads · headDim)
         hidden = buffer(batch * c.feedForwardLength)               // (batch, ffn)
         hidden2 = buffer(batch * c.feedForwardLength)
-        scores = buffer(threads * contextLength)                   // (threads, context)
+        accumulators = .allocate(capacity: threads * c.headDimension)  // (threads, headDim)
         logits = buffer(batch * c.vocabularySize)                  // (batch, vocab)
-        all = [x, xb, q, k, v, attention, hidden, hidden2, scores, logits]
+        all = [x, xb, q, k, v, attention, hidden, hidden2, logits]
     }
 
-    deinit { for p in all { p.deallocate() } }
+    deinit {
+        for p in all { p.deallocate() }
+        accumulators.deallocate()
+    }
 }

@@ -10,25 +10,31 @@ extension Q4_1: QuantizedDotFormat {
         row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
         sums: UnsafePointer<Float>, blocks: Int
     ) -> Float {
-        var total: Float = 0
+        // Eight float lanes, lane j holding the products of weights 4j…4j+3 of every block,
+        // accumulated with fused multiply-adds across blocks, then summed pairwise: the order
+        // llama.cpp's x86 kernel uses, so results agree with its reference outputs bit for bit.
+        var lanes = SIMD8<Float>()
+        var offsets: Float = 0
         var block = row
         var x = UnsafeRawPointer(values)
         for b in 0..<blocks {
             let d = Float(block.loadUnaligned(as: Float16.self))
             let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
             let q = block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)
-            var acc = SIMD4<Int32>()
+            var low = SIMD4<Int32>(), high = SIMD4<Int32>()
             for k in 0..<4 {
-                let low = SIMD4<Int32>(truncatingIfNeeded: (q &>> UInt32(8 * k)) & 0xF)
-                let high = SIMD4<Int32>(truncatingIfNeeded: (q &>> UInt32(8 * k + 4)) & 0xF)
-                acc &+= low &* x.loadUnaligned(fromByteOffset: 16 * k, as: SIMD4<Int32>.self)
-                acc &+= high &* x.loadUnaligned(fromByteOffset: 64 + 16 * k, as: SIMD4<Int32>.self)
+                low &+= SIMD4<Int32>(truncatingIfNeeded: (q &>> UInt32(8 * k)) & 0xF)
+                    &* x.loadUnaligned(fromByteOffset: 16 * k, as: SIMD4<Int32>.self)
+                high &+= SIMD4<Int32>(truncatingIfNeeded: (q &>> UInt32(8 * k + 4)) & 0xF)
+                    &* x.loadUnaligned(fromByteOffset: 64 + 16 * k, as: SIMD4<Int32>.self)
             }
-            total += d * scales[b] * Float(acc.wrappedSum()) + m * sums[b]
+            let products = SIMD8<Float>(lowHalf: SIMD4<Float>(low), highHalf: SIMD4<Float>(high))
+            lanes.addProduct(SIMD8<Float>(repeating: d * scales[b]), products)
+            offsets = offsets.addingProduct(m, sums[b])
             block += 20
             x += 128
         }
-        return total
+        return lanes.pairwiseSum() + offsets
     }
 
     public static func dotReference(

@@ -9,24 +9,27 @@ extension Q8_0: QuantizedDotFormat {
         row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
         sums: UnsafePointer<Float>, blocks: Int
     ) -> Float {
-        var total: Float = 0
+        // Eight float lanes (lane j: products of weights 4j…4j+3 of each block) accumulated
+        // with fused multiply-adds, then summed pairwise: llama.cpp's x86 order (see Q4_1).
+        var lanes = SIMD8<Float>()
         var block = row
         var x = UnsafeRawPointer(values)
         for b in 0..<blocks {
             let d = Float(block.loadUnaligned(as: Float16.self))
             let q0 = block.loadUnaligned(fromByteOffset: 2, as: SIMD4<Int32>.self)
             let q1 = block.loadUnaligned(fromByteOffset: 18, as: SIMD4<Int32>.self)
-            var acc = SIMD4<Int32>()
+            var low = SIMD4<Int32>(), high = SIMD4<Int32>()
             for k in 0..<4 {
                 let up = Int32(24 - 8 * k)
-                acc &+= ((q0 &<< up) &>> 24) &* x.loadUnaligned(fromByteOffset: 16 * k, as: SIMD4<Int32>.self)
-                acc &+= ((q1 &<< up) &>> 24) &* x.loadUnaligned(fromByteOffset: 64 + 16 * k, as: SIMD4<Int32>.self)
+                low &+= ((q0 &<< up) &>> 24) &* x.loadUnaligned(fromByteOffset: 16 * k, as: SIMD4<Int32>.self)
+                high &+= ((q1 &<< up) &>> 24) &* x.loadUnaligned(fromByteOffset: 64 + 16 * k, as: SIMD4<Int32>.self)
             }
-            total += d * scales[b] * Float(acc.wrappedSum())
+            let products = SIMD8<Float>(lowHalf: SIMD4<Float>(low), highHalf: SIMD4<Float>(high))
+            lanes.addProduct(SIMD8<Float>(repeating: d * scales[b]), products)
             block += 34
             x += 128
         }
-        return total
+        return lanes.pairwiseSum()
     }
 
     public static func dotReference(
