@@ -42,12 +42,12 @@ public enum Q2_K: BlockFormat {
             for s in 0..<16 {
                 let packed = block.byte(at: scalesOffset + s)
                 let dl = d * Float(packed & 0xF)
-                let ml = dmin * Float(packed >> 4)
+                let ml = dmin * Float(packed &>> 4)
                 // Sub-block s covers weights 16s..<16s+16: half h, 2-bit plane j, bytes l0..<l0+16.
                 let h = s / 8, j = (s % 8) / 2, l0 = (s % 2) * 16
                 let qs = block + qsOffset + 32 * h + l0
                 for k in 0..<16 {
-                    let q = qs.byte(at: k) >> UInt8(2 * j) & 3
+                    let q = qs.byte(at: k) &>> UInt8(2 * j) & 3
                     out[16 * s + k] = dl * Float(q) - ml
                 }
             }

@@ -35,9 +35,9 @@ public enum Q3_K: BlockFormat {
     /// The signed scale of sub-block `s` (−32…31) from the 12 packed scale bytes.
     @inline(__always)
     static func scale(_ scales: UnsafeRawPointer, _ s: Int) -> Int32 {
-        let low = scales.byte(at: s % 8) >> UInt8(4 * (s / 8)) & 0xF
-        let high = scales.byte(at: 8 + s % 4) >> UInt8(2 * (s / 4)) & 3
-        return Int32(low | high << 4) - 32
+        let low = scales.byte(at: s % 8) &>> UInt8(4 * (s / 8)) & 0xF
+        let high = scales.byte(at: 8 + s % 4) &>> UInt8(2 * (s / 4)) & 3
+        return Int32(low | high &<< 4) - 32
     }
 
     public static func dequantize(
@@ -55,8 +55,8 @@ public enum Q3_K: BlockFormat {
                 let qs = block + qsOffset + 32 * h + l0
                 let hmask = block + hmaskOffset + l0
                 for k in 0..<16 {
-                    let low = Int32(qs.byte(at: k) >> UInt8(2 * j) & 3)
-                    let high = hmask.byte(at: k) >> UInt8(s / 2) & 1
+                    let low = Int32(qs.byte(at: k) &>> UInt8(2 * j) & 3)
+                    let high = hmask.byte(at: k) &>> UInt8(s / 2) & 1
                     out[16 * s + k] = dl * Float(high == 0 ? low - 4 : low)
                 }
             }

@@ -34,7 +34,7 @@ public enum Q4_0: BlockFormat {
             for j in 0..<16 {
                 let byte = block.byte(at: qsOffset + j)
                 out[j] = d * Float(Int32(byte & 0xF) - 8)
-                out[j + 16] = d * Float(Int32(byte >> 4) - 8)
+                out[j + 16] = d * Float(Int32(byte &>> 4) - 8)
             }
         }
     }

@@ -38,7 +38,7 @@ public enum Q4_1: BlockFormat {
             for j in 0..<16 {
                 let byte = block.byte(at: qsOffset + j)
                 out[j] = d * Float(byte & 0xF) + m
-                out[j + 16] = d * Float(byte >> 4) + m
+                out[j + 16] = d * Float(byte &>> 4) + m
             }
         }
     }

@@ -43,8 +43,8 @@ public enum Q4_K: BlockFormat {
             return (scales.byte(at: s) & 0x3F, scales.byte(at: s + 4) & 0x3F)
         }
         let packed = scales.byte(at: s + 4)
-        let scaleTop = scales.byte(at: s - 4) >> 6, minTop = scales.byte(at: s) >> 6
-        return (packed & 0xF | scaleTop << 4, packed >> 4 | minTop << 4)
+        let scaleTop = scales.byte(at: s - 4) &>> 6, minTop = scales.byte(at: s) &>> 6
+        return (packed & 0xF | scaleTop &<< 4, packed &>> 4 | minTop &<< 4)
     }
 
     public static func dequantize(
@@ -63,7 +63,7 @@ public enum Q4_K: BlockFormat {
                 let qs = block + qsOffset + 32 * (s / 2)
                 let shift = UInt8(4 * (s % 2))
                 for l in 0..<32 {
-                    out[32 * s + l] = dl * Float(qs.byte(at: l) >> shift & 0xF) - ml
+                    out[32 * s + l] = dl * Float(qs.byte(at: l) &>> shift & 0xF) - ml
                 }
             }
         }

@@ -38,8 +38,8 @@ public enum Q5_0: BlockFormat {
             let qh = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self))
             for j in 0..<16 {
                 let byte = UInt32(block.byte(at: qsOffset + j))
-                let low = byte & 0xF | (qh >> UInt32(j) & 1) << 4
-                let high = byte >> 4 | (qh >> UInt32(j + 16) & 1) << 4
+                let low = byte & 0xF | (qh &>> UInt32(j) & 1) &<< 4
+                let high = byte &>> 4 | (qh &>> UInt32(j + 16) & 1) &<< 4
                 out[j] = d * Float(Int32(low) - 16)
                 out[j + 16] = d * Float(Int32(high) - 16)
             }

@@ -49,7 +49,7 @@ public enum Q5_K: BlockFormat {
                 let qs = block + qsOffset + 32 * (s / 2)
                 let shift = UInt8(4 * (s % 2))
                 for l in 0..<32 {
-                    let q = qs.byte(at: l) >> shift & 0xF | (qh.byte(at: l) >> UInt8(s) & 1) << 4
+                    let q = qs.byte(at: l) &>> shift & 0xF | (qh.byte(at: l) &>> UInt8(s) & 1) &<< 4
                     out[32 * s + l] = dl * Float(q) - ml
                 }
             }

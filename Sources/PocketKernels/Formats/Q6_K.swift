@@ -47,7 +47,7 @@ public enum Q6_K: BlockFormat {
                 let qh = block + qhOffset + 32 * h + r0 % 32
                 let lowShift = UInt8(4 * (r0 / 64)), highShift = UInt8(2 * (r0 / 32))
                 for k in 0..<16 {
-                    let q = ql.byte(at: k) >> lowShift & 0xF | (qh.byte(at: k) >> highShift & 3) << 4
+                    let q = ql.byte(at: k) &>> lowShift & 0xF | (qh.byte(at: k) &>> highShift & 3) &<< 4
                     out[16 * s + k] = dl * Float(Int32(q) - 32)
                 }
             }
