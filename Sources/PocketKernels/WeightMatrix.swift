@@ -16,13 +16,15 @@ public struct WeightMatrix: @unchecked Sendable {
     public let data: UnsafeRawPointer
     /// Bytes per row.
     public let rowBytes: Int
+    /// The decoder for ``type``, looked up once from ``BlockFormats``.
+    private let format: any BlockFormat.Type
 
     /// Describes a matrix over existing bytes.
     ///
     /// - Throws: ``KernelError`` when the type has no decoder, `columns` is not a whole number
     ///   of blocks, or `byteCount` does not match the shape.
     public init(type: GGMLType, rows: Int, columns: Int, data: UnsafeRawPointer, byteCount: Int) throws(KernelError) {
-        guard BlockFormats.format(for: type) != nil || type == .f32 else {
+        guard let format = BlockFormats.format(for: type) else {
             throw .unsupportedType(type)
         }
         guard rows > 0, columns > 0, let rowBytes = type.byteCount(elements: columns) else {
@@ -36,18 +38,17 @@ public struct WeightMatrix: @unchecked Sendable {
         self.columns = columns
         self.data = data
         self.rowBytes = rowBytes
+        self.format = format
     }
 
     /// First byte of row `r`.
     @inline(__always) public func row(_ r: Int) -> UnsafeRawPointer { data + r * rowBytes }
 
     /// Decodes row `r` into `columns` floats at `destination`.
+    ///
+    /// Every type accepted by the initializer has a decoder in ``BlockFormats``, F32 included.
     public func dequantizeRow(_ r: Int, into destination: UnsafeMutablePointer<Float>) {
-        if type == .f32 {
-            destination.update(from: row(r).assumingMemoryBound(to: Float.self), count: columns)
-        } else if let format = BlockFormats.format(for: type) {
-            format.dequantize(row(r), blocks: columns / format.weightsPerBlock, into: destination)
-        }
+        format.dequantize(row(r), blocks: columns / format.weightsPerBlock, into: destination)
     }
 }
 

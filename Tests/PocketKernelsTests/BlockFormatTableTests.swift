@@ -1,0 +1,63 @@
+import PocketGGUF
+import PocketKernels
+import Testing
+
+/// The traits table and each format's byte layout against its formula.
+@Suite struct BlockFormatTableTests {
+    /// Bits of each weight's quantized value and bytes of scales per block, read off ggml's
+    /// block definitions (independently of the formats' own `layout`).
+    static let formula: [GGMLType: (valueBits: Int, scaleBytes: Int)] = [
+        .f32: (32, 0), .f16: (16, 0), .bf16: (16, 0),
+        .q4_0: (4, 2),  // d
+        .q4_1: (4, 4),  // d, m
+        .q5_0: (5, 2),  // d
+        .q5_1: (5, 4),  // d, m
+        .q8_0: (8, 2),  // d
+        .q2_K: (2, 16 + 4),  // 16 packed scale/min bytes, d, dmin
+        .q3_K: (3, 12 + 2),  // 16 six-bit scales, d
+        .q4_K: (4, 12 + 4),  // 8 six-bit scales + 8 six-bit mins, d, dmin
+        .q5_K: (5, 12 + 4),  // as Q4_K
+        .q6_K: (6, 16 + 2),  // 16 int8 scales, d
+    ]
+
+    @Test(arguments: BlockFormats.all.map { $0.type })
+    func byteSizeMatchesFormula(type: GGMLType) throws {
+        let format = try #require(BlockFormats.format(for: type))
+        let formula = try #require(Self.formula[type], "no byte-size formula for \(type) in this test")
+        let n = format.weightsPerBlock
+        #expect(format.bytesPerBlock == n * formula.valueBits / 8 + formula.scaleBytes)
+        #expect(format.bytesPerBlock == type.typeSize)
+        #expect(format.bitsPerWeight == Double(formula.valueBits) + Double(8 * formula.scaleBytes) / Double(n))
+
+        // The layout tiles the block in order, and its value and scale bytes match the formula.
+        var next = 0
+        for field in format.layout {
+            #expect(field.offset == next, "\(type): \(field) does not start where the previous field ends")
+            #expect(field.byteCount > 0, "\(type): \(field) is empty")
+            next = field.offset + field.byteCount
+        }
+        #expect(next == format.bytesPerBlock, "\(type): fields end at \(next) of \(format.bytesPerBlock)")
+        let valueBytes = format.layout.filter { $0.role == .values }.map(\.byteCount).reduce(0, +)
+        let scaleBytes = format.layout.filter { $0.role == .scales }.map(\.byteCount).reduce(0, +)
+        #expect(valueBytes * 8 == n * formula.valueBits)
+        #expect(scaleBytes == formula.scaleBytes)
+        #expect(Set(format.layout.map(\.name)).count == format.layout.count, "\(type): duplicate field names")
+    }
+
+    @Test func everyTypeAppearsOnceAndMatchesItsBlockSize() {
+        let types = BlockFormats.all.map { $0.type }
+        #expect(Set(types).count == types.count, "a type is registered twice: \(types)")
+        for format in BlockFormats.all {
+            #expect(format.weightsPerBlock == format.type.blockSize, "\(format.type)")
+            #expect(BlockFormats.format(for: format.type) == format, "\(format.type) looks up another format")
+        }
+    }
+
+    @Test func typesWithoutADecoderAreNotFound() {
+        let registered = Set(BlockFormats.all.map { $0.type })
+        for type in GGMLType.allCases where !registered.contains(type) {
+            #expect(BlockFormats.format(for: type) == nil, "\(type)")
+        }
+        #expect(BlockFormats.format(for: .q8_K) == nil)
+    }
+}
