@@ -32,19 +32,31 @@ public enum VectorMath {
     }
 
     /// `Σ a[i]·b[i]` with `b` in half precision (a row of the KV cache), in single precision.
+    ///
+    /// Products go into four 16-lane accumulators (elements `64s + 16j + l` into accumulator
+    /// `j`, lane `l`), which are combined as `(a0 + a2) + (a1 + a3)` and then reduced by halves
+    /// (8, 4, 2, 1 lanes apart): the order of llama.cpp's AVX-512 half-precision dot product, so
+    /// attention scores round as in its reference outputs.
     @inline(__always)
     public static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float16>, count: Int) -> Float {
-        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>()
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var i = 0
-        while i + 32 <= count {
-            acc0 += ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
-                * SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
-            acc1 += ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self)
-                * SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self))
-            i += 32
+        while i + 64 <= count {
+            acc0.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
+                            SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)))
+            acc1.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
+                            SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self)))
+            acc2.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self),
+                            SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i + 64, as: SIMD16<Float16>.self)))
+            acc3.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self),
+                            SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i + 96, as: SIMD16<Float16>.self)))
+            i += 64
         }
-        var sum = (acc0 + acc1).sum()
+        let v = (acc0 + acc2) + (acc1 + acc3)
+        let eight = v.lowHalf + v.highHalf
+        let four = eight.lowHalf + eight.highHalf
+        var sum = (four[0] + four[2]) + (four[1] + four[3])
         while i < count { sum += a[i] * Float(b[i]); i += 1 }
         return sum
     }
