@@ -70,8 +70,9 @@ struct TransformerTests {
             }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
-        // The cache holds the prompt and the tokens fed back before cancellation, nothing more.
-        #expect(model.position == Self.prompt.count + 3)
+        // The cache holds the prompt and the two tokens fed back before cancellation; the third,
+        // sampled when cancellation arrived, is never evaluated.
+        #expect(model.position == Self.prompt.count + 2)
     }
 
     @Test func greedyGenerationIsDeterministic() throws {
