@@ -49,9 +49,14 @@ def type_name(t):
 def describe_field(field):
     entry = {"type": type_name(field.types[0])}
     if field.types[0] == gguf.GGUFValueType.ARRAY:
-        entry["element_type"] = type_name(field.types[1])
+        # gguf-py records no element type for an empty array.
+        entry["element_type"] = type_name(field.types[1]) if len(field.types) > 1 else None
         entry["count"] = len(field.data)
-        if len(field.types) == 2:
+        if len(field.types) != 2:
+            # Empty or nested: record how gguf-py split the value's bytes (value type, element
+            # type, count, then each element's own parts), flattened to numbers.
+            entry["parts"] = [x for part in field.parts[2:] for x in part.tolist()]
+        else:
             values = field_value(field)
             entry["first"] = values[:5]
             entry["last"] = values[-1] if values else None
