@@ -7,7 +7,8 @@ Run from the package root:  python3 Tests/PocketGGUFTests/Fixtures/make_fixtures
    writes default_model.json: header facts, every metadata key in file order with its type and
    value (arrays summarized by count, first and last elements), and every tensor's name,
    dimensions (ne0 first), ggml type number, offset relative to the data section and byte size.
-2. If writer_sample.gguf exists (written by the Swift GGUFWriter, see GGUFWriterTests), reads it
+2. Writes ggml_types.json: every tensor type gguf-py knows, with its block and type size.
+3. If writer_sample.gguf exists (written by the Swift GGUFWriter, see GGUFWriterTests), reads it
    with gguf.GGUFReader and writes writer_sample.json with everything the reader saw, so the
    Swift tests can check that an independent reader understands the writer's output.
 """
@@ -107,7 +108,14 @@ def write_json(name, facts):
     print("wrote", out)
 
 
+def ggml_types():
+    """Every tensor type gguf-py knows: number, name, elements per block, bytes per block."""
+    return [{"type": int(t), "name": t.name.lower(), "block_size": gguf.GGML_QUANT_SIZES[t][0],
+             "type_size": gguf.GGML_QUANT_SIZES[t][1]} for t in gguf.GGMLQuantizationType]
+
+
 def main():
+    write_json("ggml_types.json", ggml_types())
     model = os.path.join(ROOT, "Weights", "SmolLM2-135M-Instruct.Q4_1.gguf")
     if os.path.exists(model):
         write_json("default_model.json", describe_file(model))
