@@ -5,10 +5,35 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
+
+/// Where ``GGUFWriter`` sends bytes.
+protocol ByteOutput: AnyObject {
+    /// Bytes written so far.
+    var position: Int { get }
+    /// Appends `bytes`.
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension ByteOutput {
+    /// Appends zeros until the position is a multiple of `alignment` (a power of two).
+    func pad(to alignment: Int) throws {
+        let padding = GGUFWriter.align(position, alignment) - position
+        guard padding > 0 else { return }
+        try [UInt8](repeating: 0, count: padding).withUnsafeBytes { try write($0) }
+    }
+}
+
+/// An in-memory ``ByteOutput``.
+final class MemoryOutput: ByteOutput {
+    private(set) var data = Data()
+    var position: Int { data.count }
+    func write(_ bytes: UnsafeRawBufferPointer) { data.append(contentsOf: bytes) }
+}
 
 /// A write-only file with a small buffer, for ``GGUFWriter``: small writes (header fields,
 /// padding) are batched; large ones go straight to the file without an extra copy.
-final class FileOutput {
+final class FileOutput: ByteOutput {
     private var fd: Int32
     private let path: String
     private var buffer: [UInt8] = []
@@ -27,7 +52,7 @@ final class FileOutput {
     }
 
     deinit {
-        if fd >= 0 { _ = Glibc_close(fd) }
+        if fd >= 0 { _ = systemClose(fd) }
     }
 
     /// Appends `bytes`.
@@ -41,19 +66,11 @@ final class FileOutput {
         try writeAll(bytes)
     }
 
-    /// Appends zeros until the position is a multiple of `alignment`.
-    func pad(to alignment: Int) throws {
-        let padding = GGUFWriter.align(position, alignment) - position
-        guard padding > 0 else { return }
-        let zeros = [UInt8](repeating: 0, count: padding)
-        try zeros.withUnsafeBytes { raw in try write(raw) }
-    }
-
     /// Flushes and closes the file; further calls do nothing.
     func close() throws {
         guard fd >= 0 else { return }
         try flush()
-        let result = Glibc_close(fd)
+        let result = systemClose(fd)
         fd = -1
         guard result == 0 else {
             throw GGUFError(.ioError, "writer: cannot close '\(path)': \(String(cString: strerror(errno)))")
@@ -62,7 +79,7 @@ final class FileOutput {
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { raw in try writeAll(raw) }
+        try buffer.withUnsafeBytes { try writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -70,7 +87,7 @@ final class FileOutput {
         guard var next = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {
-            let written = Glibc_write(fd, next, left)
+            let written = systemWrite(fd, next, left)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw GGUFError(.ioError, "writer: cannot write '\(path)': \(String(cString: strerror(errno)))")
@@ -82,5 +99,5 @@ final class FileOutput {
 }
 
 // The class has methods named `close` and `write`; these reach the C functions unambiguously.
-@inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
-@inline(__always) private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+@inline(__always) private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+@inline(__always) private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }

@@ -25,7 +25,8 @@ public final class GGUFFile: @unchecked Sendable {
     /// The data alignment: `general.alignment`, or 32 when absent.
     public let alignment: Int
     /// Absolute offset of the tensor data section (the end of the header, rounded up to the
-    /// alignment).
+    /// alignment). In a file without tensors this may lie past ``byteCount``, since the final
+    /// padding is then often omitted.
     public let dataOffset: Int
     /// Size of the whole file in bytes.
     public let byteCount: Int

@@ -58,6 +58,11 @@ public struct GGUFWriter {
         }
     }
 
+    /// Sets every entry of `metadata`, in its order (for copying a file's metadata).
+    public mutating func setMetadata(contentsOf metadata: GGUFMetadata) {
+        for key in metadata.keys { setMetadata(key, metadata[key]!) }
+    }
+
     /// Appends a tensor to the table. Shapes and sizes are checked by ``write(to:tensorData:)``,
     /// which throws if `byteCount` disagrees with what `dimensions` and `type` imply.
     ///
@@ -125,22 +130,7 @@ public struct GGUFWriter {
         let temporary = url.path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
         let output = try FileOutput(path: temporary)
         do {
-            try header.withUnsafeBytes { try output.write($0) }
-            try output.pad(to: alignment)
-            for (index, tensor) in tensors.enumerated() {
-                var written = 0
-                try tensorData(index, tensor) { chunk in
-                    written += chunk.count
-                    guard written <= tensor.byteCount else {
-                        throw GGUFError(.invalidValue, "writer: tensor '\(tensor.name)' was given more than its \(tensor.byteCount) bytes")
-                    }
-                    try output.write(chunk)
-                }
-                guard written == tensor.byteCount else {
-                    throw GGUFError(.invalidValue, "writer: tensor '\(tensor.name)' was given \(written) bytes, expected \(tensor.byteCount)")
-                }
-                try output.pad(to: alignment)
-            }
+            try emit(header: header, tensors: tensors, to: output, tensorData: tensorData)
             try output.close()
             guard rename(temporary, url.path) == 0 else {
                 throw GGUFError(.ioError, "writer: cannot rename '\(temporary)' to '\(url.path)': \(String(cString: strerror(errno)))")
@@ -149,6 +139,43 @@ public struct GGUFWriter {
             try? output.close()
             unlink(temporary)
             throw error
+        }
+    }
+
+    /// The whole file in memory, for tests and small synthetic models; same layout and checks
+    /// as ``write(to:tensorData:)``. Feed the result to ``GGUFFile/init(data:)``.
+    ///
+    /// - Throws: ``GGUFError`` for invalid metadata, tensors or data lengths; any error
+    ///   `tensorData` throws is passed through.
+    public func encoded(
+        tensorData: (_ index: Int, _ tensor: GGUFTensorInfo, _ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws -> Data {
+        let tensors = try tensorInfos()
+        let output = MemoryOutput()
+        try emit(header: headerBytes(tensors: tensors), tensors: tensors, to: output, tensorData: tensorData)
+        return output.data
+    }
+
+    /// Header, padding, then each tensor's data and padding, checking each tensor's length.
+    private func emit(
+        header: [UInt8], tensors: [GGUFTensorInfo], to output: some ByteOutput,
+        tensorData: (_ index: Int, _ tensor: GGUFTensorInfo, _ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        try header.withUnsafeBytes { try output.write($0) }
+        try output.pad(to: alignment)
+        for (index, tensor) in tensors.enumerated() {
+            var written = 0
+            try tensorData(index, tensor) { chunk in
+                written += chunk.count
+                guard written <= tensor.byteCount else {
+                    throw GGUFError(.invalidValue, "writer: tensor '\(tensor.name)' was given more than its \(tensor.byteCount) bytes")
+                }
+                try output.write(chunk)
+            }
+            guard written == tensor.byteCount else {
+                throw GGUFError(.invalidValue, "writer: tensor '\(tensor.name)' was given \(written) bytes, expected \(tensor.byteCount)")
+            }
+            try output.pad(to: alignment)
         }
     }
 

@@ -52,12 +52,15 @@ enum WriterSample {
 struct GGUFWriterTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pocket-gguf-writer-\(UUID())")
 
-    init() throws {
+    /// Creates this test's scratch directory; callers remove it with `defer`.
+    func makeDirectory() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     @Test(arguments: [32, 64, 4096])
     func roundTrip(alignment: Int) throws {
+        try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("round-trip-\(alignment).gguf")
         try WriterSample.write(WriterSample.writer(alignment: alignment), to: url)
         let file = try GGUFFile(contentsOf: url)
@@ -76,12 +79,13 @@ struct GGUFWriterTests {
             #expect(tensor.offset % alignment == 0)
             #expect(Array(file.bytes(of: tensor)) == (0 ..< tensor.byteCount).map { WriterSample.byte($0, ofTensor: index) })
         }
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// The writer's bytes equal the committed sample, which `gguf.GGUFReader` read as recorded
     /// in writer_sample.json; regenerate both with POCKET_REGENERATE_FIXTURES=1 and the script.
     @Test func independentReaderAgrees() throws {
+        try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let sampleURL = TestPaths.fixtures.appendingPathComponent("writer_sample.gguf")
         if ProcessInfo.processInfo.environment["POCKET_REGENERATE_FIXTURES"] == "1" {
             try WriterSample.write(WriterSample.writer(), to: sampleURL)
@@ -116,7 +120,6 @@ struct GGUFWriterTests {
             #expect(entry["type"]?.int == Int(expected.type.rawValue))
             #expect(entry["first_bytes"]?.array?.map { UInt8($0.int!) } == (0 ..< 8).map { WriterSample.byte($0, ofTensor: index) })
         }
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// The numbers gguf-py's reader splits an array of integers (or of such arrays) into:
@@ -126,6 +129,24 @@ struct GGUFWriterTests {
         guard let elements = value.arrayValue else { return [value.integerValue!] }
         let elementType = Int((elements.first?.valueType ?? .string).rawValue)
         return (nested ? [] : [9]) + [elementType, elements.count] + elements.flatMap { specParts($0, nested: true) }
+    }
+
+    @Test func inMemoryEncodingMatchesFile() throws {
+        let writer = WriterSample.writer()
+        let data = try writer.encoded { index, tensor, sink in
+            try (0 ..< tensor.byteCount).map { WriterSample.byte($0, ofTensor: index) }.withUnsafeBytes { try sink($0) }
+        }
+        #expect(data == (try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("writer_sample.gguf"))))
+        let file = try GGUFFile(data: data)
+        #expect(file.tensors.count == WriterSample.tensors.count)
+    }
+
+    @Test func copiesMetadata() throws {
+        let source = WriterSample.writer().metadata
+        var writer = GGUFWriter()
+        writer.setMetadata("first", .bool(false))
+        writer.setMetadata(contentsOf: source)
+        #expect(writer.metadata.keys == ["first"] + source.keys)
     }
 
     @Test func setMetadataReplacesInPlace() {
@@ -161,6 +182,8 @@ struct GGUFWriterTests {
 
     @Test(arguments: [31, 33])
     func wrongDataLengthLeavesNoFile(length: Int) throws {
+        try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         var writer = GGUFWriter()
         writer.addTensor(name: "t", dimensions: [8], type: .f32, byteCount: 32)
         let url = directory.appendingPathComponent("bad-\(length).gguf")
@@ -175,17 +198,17 @@ struct GGUFWriterTests {
         #expect(!FileManager.default.fileExists(atPath: url.path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers.isEmpty, "\(leftovers)")
-        try? FileManager.default.removeItem(at: directory)
     }
 
     @Test func callerErrorsPassThrough() throws {
+        try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         struct Stop: Error {}
         var writer = GGUFWriter()
         writer.addTensor(name: "t", dimensions: [8], type: .f32, byteCount: 32)
         let url = directory.appendingPathComponent("stop.gguf")
         #expect(throws: Stop.self) { try writer.write(to: url) { _, _, _ in throw Stop() } }
         #expect(!FileManager.default.fileExists(atPath: url.path))
-        try? FileManager.default.removeItem(at: directory)
     }
 
     @Test func ioErrorForUnwritablePath() throws {
@@ -196,6 +219,5 @@ struct GGUFWriterTests {
         } catch let error as GGUFError {
             #expect(error.kind == .ioError)
         }
-        try? FileManager.default.removeItem(at: directory)
     }
 }
