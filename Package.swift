@@ -63,7 +63,7 @@ let package = Package(
             dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer"],
             path: "Benchmarks", swiftSettings: hostTuned),
 
-        .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"]),
+        .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"], exclude: ["Fixtures"]),
         .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF"]),

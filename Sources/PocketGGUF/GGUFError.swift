@@ -1,58 +1,91 @@
-/// A malformed, truncated or unsupported GGUF file.
+/// An error reading or writing a GGUF file: what went wrong, where, and what was expected.
 ///
-/// Every error names what is wrong and, where it applies, the byte offset in the file:
+/// Every malformed-input case the reader detects surfaces as one of these, never as a crash.
+/// Errors compare equal when their kind, offset and message are equal, so tests can match them
+/// precisely.
 ///
-/// ```
-/// GGUF: truncated file: need 8 bytes at offset 1234, the file has 1236
+/// ```swift
+/// do {
+///     let file = try GGUFFile(contentsOf: url)
+/// } catch {
+///     print(error)   // GGUF: truncated file: need 8 bytes at offset 1234, file has 1236
+///     if error.kind == .truncated { ... }
+/// }
 /// ```
 public struct GGUFError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// The kinds of problem.
-    public enum Kind: Sendable, Equatable {
-        /// The file does not start with `GGUF`.
+    /// The category of a ``GGUFError``.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// The file does not start with the four bytes `GGUF`.
         case badMagic
-        /// A format version other than 2 or 3.
+        /// The version is not 2 or 3 (or the file is big-endian).
         case unsupportedVersion
-        /// The file ends before a value it announces.
+        /// A read needed more bytes than the file has left.
         case truncated
-        /// An offset, size or count points outside the file.
+        /// An offset or size points outside the file (for example tensor data past its end).
         case outOfBounds
-        /// A metadata value type number GGUF does not define.
+        /// A count (of keys, tensors or array elements) cannot fit in the bytes that remain.
+        case absurdCount
+        /// A metadata value type number that GGUF does not define.
         case unknownValueType
-        /// A tensor type number Pocket does not know.
+        /// A tensor type number that ``GGMLType`` does not know.
         case unknownTensorType
-        /// Tensor dimensions that are zero, too many, or overflow.
+        /// Tensor dimensions that make no sense: too many, zero, overflowing, or not whole blocks.
         case absurdDimensions
         /// A string that is not valid UTF-8.
         case invalidUTF8
-        /// The same metadata key or tensor name twice.
-        case duplicate
-        /// A tensor offset that is not a multiple of the alignment, or a bad alignment value.
+        /// Arrays nested deeper than the reader allows.
+        case nestingTooDeep
+        /// The same metadata key appears twice.
+        case duplicateKey
+        /// The same tensor name appears twice.
+        case duplicateTensor
+        /// Two tensors' data ranges overlap.
+        case overlappingTensors
+        /// A tensor offset that is not a multiple of the alignment, or an invalid alignment.
         case misaligned
         /// A required metadata key is absent.
         case missingKey
-        /// A metadata key has a value of another type than expected.
+        /// A metadata value has another type than the one asked for.
         case wrongType
-        /// Arrays nested deeper than the reader allows.
-        case nestingTooDeep
-        /// The file could not be opened or mapped.
-        case io
+        /// The writer was given values it cannot encode (mixed arrays, size mismatches).
+        case invalidValue
+        /// Opening, mapping, reading or writing the file failed at the OS level.
+        case ioError
     }
 
-    /// What is wrong.
+    /// What went wrong.
     public let kind: Kind
-    /// Where in the file, when the problem is at a byte position.
+    /// Absolute byte offset in the file where the problem was found, when it has one.
     public let offset: Int?
-    /// A human-readable explanation.
+    /// A human-readable explanation naming the field, the value found and what was expected.
     public let message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, at offset: Int? = nil, _ message: String) {
+    ///
+    /// - Parameters:
+    ///   - kind: The category.
+    ///   - offset: The absolute file offset the problem was found at, if any.
+    ///   - message: What was found and what was expected.
+    public init(_ kind: Kind, offset: Int? = nil, _ message: String) {
         self.kind = kind
         self.offset = offset
         self.message = message
     }
 
+    /// `"GGUF: <message>"`, with ` (at offset N)` appended when the message does not already
+    /// mention the offset.
     public var description: String {
-        if let offset { "GGUF: \(message) (at byte offset \(offset))" } else { "GGUF: \(message)" }
+        if let offset, !message.contains("offset") {
+            return "GGUF: \(message) (at offset \(offset))"
+        }
+        return "GGUF: \(message)"
+    }
+}
+
+extension GGUFError {
+    /// A read of `needed` bytes at `offset` that runs past the end of a `fileSize`-byte file.
+    static func truncated(need needed: UInt64, at offset: Int, fileSize: Int, what: String) -> GGUFError {
+        GGUFError(.truncated, offset: offset,
+                  "truncated file: need \(needed) bytes at offset \(offset) for \(what), file has \(fileSize)")
     }
 }

@@ -1,95 +1,103 @@
-/// The key/value metadata of a GGUF file, in file order.
+/// The key-value metadata of a GGUF file, in file order.
+///
+/// Optional accessors return `nil` when a key is absent or has another type; the `required…`
+/// variants throw a ``GGUFError`` naming the key and the expected type, for keys a model
+/// cannot do without.
 ///
 /// ```swift
-/// let layers = file.metadata.integer("llama.block_count")      // Int?
-/// let name = try file.metadata.requiredString("general.architecture")
+/// let layers = try file.metadata.requiredInteger("llama.block_count")
+/// let tokens = file.metadata.strings("tokenizer.ggml.tokens") ?? []
 /// ```
 public struct GGUFMetadata: Sendable {
-    /// Keys in the order the file lists them.
-    public let keys: [String]
-    private let values: [String: GGUFValue]
+    /// Keys in the order they appear in the file.
+    public private(set) var keys: [String]
+    private var values: [String: GGUFValue]
 
-    /// Creates metadata from ordered pairs; later duplicates are the caller's responsibility.
-    public init(_ pairs: [(String, GGUFValue)]) {
-        keys = pairs.map(\.0)
-        values = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+    /// Creates metadata from key-value pairs, keeping their order. A repeated key keeps its
+    /// first position and takes the last value.
+    ///
+    /// - Parameter pairs: The entries, in file order.
+    public init(_ pairs: [(key: String, value: GGUFValue)] = []) {
+        keys = []
+        values = [:]
+        keys.reserveCapacity(pairs.count)
+        values.reserveCapacity(pairs.count)
+        for (key, value) in pairs {
+            if values.updateValue(value, forKey: key) == nil { keys.append(key) }
+        }
     }
 
-    /// The value for `key`, if present.
+    /// Number of entries.
+    public var count: Int { keys.count }
+
+    /// The value stored under `key`, or `nil` if there is none.
     public subscript(key: String) -> GGUFValue? { values[key] }
 
-    /// The string at `key`, if present and a string.
+    /// The string stored under `key`, or `nil` if it is absent or not a string.
     public func string(_ key: String) -> String? { values[key]?.stringValue }
-    /// The integer at `key`, if present and an integer that fits in `Int`.
+
+    /// The integer stored under `key` (any integer type that fits `Int`), or `nil`.
     public func integer(_ key: String) -> Int? { values[key]?.integerValue }
-    /// The number at `key`, if present and a float or integer.
+
+    /// The number stored under `key` (a float, or an integer converted), or `nil`.
     public func float(_ key: String) -> Double? { values[key]?.floatValue }
-    /// The Boolean at `key`, if present and a Boolean.
+
+    /// The flag stored under `key`, or `nil` if it is absent or not a bool.
     public func bool(_ key: String) -> Bool? { values[key]?.boolValue }
 
-    /// The array of strings at `key`, if present and every element is a string.
-    public func strings(_ key: String) -> [String]? {
-        guard let array = values[key]?.arrayValue else { return nil }
-        var result: [String] = []
-        result.reserveCapacity(array.count)
-        for element in array {
-            guard let s = element.stringValue else { return nil }
-            result.append(s)
-        }
-        return result
-    }
+    /// The array of strings stored under `key`, or `nil` if absent, not an array, or an element
+    /// is not a string.
+    public func strings(_ key: String) -> [String]? { elements(key) { $0.stringValue } }
 
-    /// The array of integers at `key`, if present and every element is an integer.
-    public func integers(_ key: String) -> [Int]? {
-        guard let array = values[key]?.arrayValue else { return nil }
-        var result: [Int] = []
-        result.reserveCapacity(array.count)
-        for element in array {
-            guard let i = element.integerValue else { return nil }
-            result.append(i)
-        }
-        return result
-    }
+    /// The array of integers stored under `key`, or `nil` if absent, not an array, or an element
+    /// is not an integer that fits `Int`.
+    public func integers(_ key: String) -> [Int]? { elements(key) { $0.integerValue } }
 
-    /// The array of numbers at `key`, if present and every element is a number.
-    public func floats(_ key: String) -> [Double]? {
-        guard let array = values[key]?.arrayValue else { return nil }
-        var result: [Double] = []
-        for element in array {
-            guard let f = element.floatValue else { return nil }
-            result.append(f)
-        }
-        return result
-    }
+    /// The array of numbers stored under `key`, or `nil` if absent, not an array, or an element
+    /// is not a number.
+    public func floats(_ key: String) -> [Double]? { elements(key) { $0.floatValue } }
 
-    /// The string at `key`; throws when it is absent or not a string.
+    /// The string stored under `key`.
+    ///
+    /// - Throws: ``GGUFError`` of kind `missingKey` or `wrongType`.
     public func requiredString(_ key: String) throws(GGUFError) -> String {
-        try required(key, "a string") { $0.stringValue }
+        try required(key, expected: "a string") { $0.stringValue }
     }
 
-    /// The integer at `key`; throws when it is absent or not an integer.
+    /// The integer stored under `key` (any integer type that fits `Int`).
+    ///
+    /// - Throws: ``GGUFError`` of kind `missingKey` or `wrongType`.
     public func requiredInteger(_ key: String) throws(GGUFError) -> Int {
-        try required(key, "an integer") { $0.integerValue }
+        try required(key, expected: "an integer") { $0.integerValue }
     }
 
-    /// The number at `key`; throws when it is absent or not a number.
+    /// The number stored under `key` (a float, or an integer converted).
+    ///
+    /// - Throws: ``GGUFError`` of kind `missingKey` or `wrongType`.
     public func requiredFloat(_ key: String) throws(GGUFError) -> Double {
-        try required(key, "a number") { $0.floatValue }
+        try required(key, expected: "a number") { $0.floatValue }
     }
 
-    private func required<T>(_ key: String, _ expected: String, _ read: (GGUFValue) -> T?) throws(GGUFError) -> T {
-        guard let value = values[key] else { throw GGUFError(.missingKey, "missing metadata key '\(key)'") }
-        guard let result = read(value) else {
-            throw GGUFError(.wrongType, "metadata key '\(key)' should be \(expected), found \(value.typeName)")
+    private func elements<T>(_ key: String, _ convert: (GGUFValue) -> T?) -> [T]? {
+        guard let array = values[key]?.arrayValue else { return nil }
+        var result: [T] = []
+        result.reserveCapacity(array.count)
+        for element in array {
+            guard let converted = convert(element) else { return nil }
+            result.append(converted)
         }
         return result
     }
-}
 
-extension GGUFValue {
-    /// The GGUF name of this value's type (`uint32`, `string`, `array`…).
-    public var typeName: String {
-        ["uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "bool", "string", "array",
-         "uint64", "int64", "float64"][Int(typeCode)]
+    private func required<T>(
+        _ key: String, expected: String, _ convert: (GGUFValue) -> T?
+    ) throws(GGUFError) -> T {
+        guard let value = values[key] else {
+            throw GGUFError(.missingKey, "missing metadata key '\(key)' (expected \(expected))")
+        }
+        guard let converted = convert(value) else {
+            throw GGUFError(.wrongType, "metadata key '\(key)' is \(value.valueType), expected \(expected)")
+        }
+        return converted
     }
 }
