@@ -33,11 +33,11 @@ public protocol ConvertibleToGeneratedContent: InstructionsRepresentable, Prompt
 extension ConvertibleToGeneratedContent {
     /// The JSON text of ``generatedContent``, as one prompt segment.
     public var promptRepresentation: Prompt {
-        Prompt(segments: [generatedContent.jsonString])
+        return Prompt(segments: [generatedContent.jsonString])
     }
 
     /// The JSON text of ``generatedContent``, as one instructions segment.
     public var instructionsRepresentation: Instructions {
-        Instructions(segments: [generatedContent.jsonString])
+        return Instructions(segments: [generatedContent.jsonString])
     }
 }

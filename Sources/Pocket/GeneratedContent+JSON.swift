@@ -328,6 +328,7 @@ struct PartialJSONParser {
                 // A high surrogate must be followed by an escaped low surrogate.
                 let remaining = bytes.count - index
                 if remaining < 2, bytes[index...].elementsEqual("\\u".utf8.prefix(remaining)) {
+                    index = bytes.count
                     return nil
                 }
                 guard remaining >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {

@@ -14,6 +14,10 @@
 /// ```
 ///
 /// When rendered for the model, segments are joined with newlines.
+///
+/// (Implementations of `InstructionsRepresentable` in Pocket use an explicit `return`: the requirement
+/// carries `@InstructionsBuilder`, which would otherwise rewrite an implicit body into a call of the
+/// value's own representation, recursing forever.)
 public struct Instructions: Sendable {
     /// The text segments, in order.
     var segments: [String]
@@ -46,7 +50,7 @@ public struct Instructions: Sendable {
 extension Instructions: InstructionsRepresentable {
     /// The instructions itself.
     public var instructionsRepresentation: Instructions {
-        self
+        return self
     }
 }
 
@@ -62,14 +66,14 @@ public protocol InstructionsRepresentable {
 extension String: InstructionsRepresentable {
     /// The string as one segment.
     public var instructionsRepresentation: Instructions {
-        Instructions(segments: [self])
+        return Instructions(segments: [self])
     }
 }
 
 extension Array: InstructionsRepresentable where Element: InstructionsRepresentable {
     /// The segments of every element, in order.
     public var instructionsRepresentation: Instructions {
-        Instructions(segments: flatMap { $0.instructionsRepresentation.segments })
+        return Instructions(segments: flatMap { $0.instructionsRepresentation.segments })
     }
 }
 

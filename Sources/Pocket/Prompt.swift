@@ -14,6 +14,10 @@
 /// ```
 ///
 /// When rendered for the model, segments are joined with newlines.
+///
+/// (Implementations of `PromptRepresentable` in Pocket use an explicit `return`: the requirement
+/// carries `@PromptBuilder`, which would otherwise rewrite an implicit body into a call of the
+/// value's own representation, recursing forever.)
 public struct Prompt: Sendable {
     /// The text segments, in order.
     var segments: [String]
@@ -46,7 +50,7 @@ public struct Prompt: Sendable {
 extension Prompt: PromptRepresentable {
     /// The prompt itself.
     public var promptRepresentation: Prompt {
-        self
+        return self
     }
 }
 
@@ -62,14 +66,14 @@ public protocol PromptRepresentable {
 extension String: PromptRepresentable {
     /// The string as one segment.
     public var promptRepresentation: Prompt {
-        Prompt(segments: [self])
+        return Prompt(segments: [self])
     }
 }
 
 extension Array: PromptRepresentable where Element: PromptRepresentable {
     /// The segments of every element, in order.
     public var promptRepresentation: Prompt {
-        Prompt(segments: flatMap { $0.promptRepresentation.segments })
+        return Prompt(segments: flatMap { $0.promptRepresentation.segments })
     }
 }
 
