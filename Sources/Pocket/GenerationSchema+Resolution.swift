@@ -32,7 +32,7 @@ struct SchemaResolver {
     }
 
     private static func origin(of type: any Generable.Type) -> String {
-        "type \(ObjectIdentifier(type).hashValue)"
+        "type \(String(describing: ObjectIdentifier(type)))"
     }
 
     /// Records that `origin` defines `name`; two different origins for one name are an error.

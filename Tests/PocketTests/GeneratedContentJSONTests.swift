@@ -173,3 +173,23 @@ import Testing
         #expect(original.jsonString == #"{"z":"quote \" and \\ and \u0007","a":[1,2.5,-3],"m":{"inner":true,"none":null}}"#)
     }
 }
+
+/// Every prefix of a document, as a response streams in, parses without error.
+@Suite struct StreamingPrefixTests {
+    @Test func everyPrefixParsesAndPrintsValidJSON() throws {
+        let document = #"{"title": "Café \"Zoë\" 😀", "days": [{"day": 1, "ok": true, "n": null, "x": -12.5e1}, []], "z": {}}"#
+        let scalars = Array(document.unicodeScalars)
+        for length in 0...scalars.count {
+            var prefix = ""
+            prefix.unicodeScalars.append(contentsOf: scalars[0..<length])
+            let content = try GeneratedContent(json: prefix)
+            #expect(content.isComplete == (length == scalars.count), "prefix \(length): \(prefix)")
+            // What was read so far is itself a complete, valid JSON document.
+            let reparsed = try GeneratedContent(json: content.jsonString)
+            #expect(reparsed.isComplete, "prefix \(length): \(content.jsonString)")
+            #expect(reparsed == content, "prefix \(length)")
+        }
+        let whole = try GeneratedContent(json: document)
+        #expect(whole.jsonString == #"{"title":"Café \"Zoë\" 😀","days":[{"day":1,"ok":true,"n":null,"x":-125},[]],"z":{}}"#)
+    }
+}
