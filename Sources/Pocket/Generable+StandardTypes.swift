@@ -157,15 +157,25 @@ extension GeneratedContent: Generable {
 extension Array: ConvertibleFromGeneratedContent where Element: ConvertibleFromGeneratedContent {
     /// Reads an array, converting every element.
     ///
+    /// While a response streams, the last element of an unfinished array may be cut short; if
+    /// it does not convert yet it is left out, as if it had not arrived.
+    ///
     /// - Throws: ``GeneratedContent/ConversionError`` when the content is not an array, or for
     ///   the first element that does not convert (its path starts with `[index]`).
     public init(_ content: GeneratedContent) throws {
         guard case .array(let elements) = content.kind else {
             throw GeneratedContent.ConversionError(path: [], expected: "an array", content: content)
         }
-        self = try elements.enumerated().map { index, element in
-            try GeneratedContent.ConversionError.prefixing("[\(index)]") { try Element(element) }
+        var result: [Element] = []
+        result.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            do {
+                result.append(try GeneratedContent.ConversionError.prefixing("[\(index)]") { try Element(element) })
+            } catch where index == elements.count - 1 && !element.isComplete {
+                break
+            }
         }
+        self = result
     }
 }
 

@@ -31,16 +31,25 @@ extension GeneratedContent {
     /// - Parameters:
     ///   - type: The optional type to read.
     ///   - property: The property name.
-    /// - Returns: `nil` when the property is missing or `null`, else the converted value.
-    /// - Throws: ``ConversionError`` when this content is not a structure or the value does not
-    ///   fit; the error's path starts with `property`.
+    /// While a response streams, a property's value may be cut short (`"sight"` of an
+    /// enumeration case `"sightseeing"`). An incomplete value that does not convert yet reads as
+    /// `nil`, like a property that has not arrived; complete values convert strictly.
+    ///
+    /// - Returns: `nil` when the property is missing or `null` (or incomplete and not yet
+    ///   convertible), else the converted value.
+    /// - Throws: ``ConversionError`` when this content is not a structure or a complete value
+    ///   does not fit; the error's path starts with `property`.
     public func value<Value: ConvertibleFromGeneratedContent>(
         _ type: Value?.Type = Value?.self, forProperty property: String
     ) throws -> Value? {
         let properties = try structureProperties(reading: property)
         guard let content = properties[property] else { return nil }
         if case .null = content.kind { return nil }
-        return try ConversionError.prefixing(property) { try Value(content) }
+        do {
+            return try ConversionError.prefixing(property) { try Value(content) }
+        } catch where !content.isComplete {
+            return nil
+        }
     }
 
     private func structureProperties(reading property: String) throws -> [String: GeneratedContent] {

@@ -118,3 +118,30 @@ import Pocket
         #expect("s".asPartiallyGenerated() == "s")
     }
 }
+
+@Suite struct StreamingConversionTests {
+    @Test func cutEnumerationCaseReadsAsNotYetArrived() throws {
+        let partial = try GeneratedContent(json: #"{"title":"Forum","kind":"sight"#)
+        let snapshot = try Activity.PartiallyGenerated(partial)
+        #expect(snapshot.title == "Forum")
+        #expect(snapshot.kind == nil)
+        let later = try Activity.PartiallyGenerated(GeneratedContent(json: #"{"title":"Forum","kind":"sightseeing""#))
+        #expect(later.kind == .sightseeing)
+    }
+
+    @Test func completeValuesStillConvertStrictly() throws {
+        let complete = try GeneratedContent(json: #"{"title":"Forum","kind":"swimming"}"#)
+        #expect(throws: GeneratedContent.ConversionError.self) { try Activity.PartiallyGenerated(complete) }
+        // A finished bad value inside an unfinished structure is still an error.
+        let partial = try GeneratedContent(json: #"{"kind":"swimming","title":"Fo"#)
+        #expect(throws: GeneratedContent.ConversionError.self) { try Activity.PartiallyGenerated(partial) }
+    }
+
+    @Test func cutLastArrayElementIsLeftOut() throws {
+        let partial = try GeneratedContent(json: #"["food","sightseeing","fo"#)
+        #expect(try [ActivityKind](partial) == [.food, .sightseeing])
+        #expect(throws: GeneratedContent.ConversionError.self) {
+            try [ActivityKind](GeneratedContent(json: #"["food","fo"]"#))
+        }
+    }
+}
