@@ -2,6 +2,7 @@ import Testing
 import Pocket
 
 @Suite struct DynamicGenerationSchemaTests {
+    typealias Activity = Handwritten.Activity
     private let pet = DynamicGenerationSchema(name: "Pet", anyOf: ["cat", "dog"])
 
     private func person(extra: [DynamicGenerationSchema.Property] = []) -> DynamicGenerationSchema {

@@ -3,6 +3,10 @@ import Testing
 import Pocket
 
 @Suite struct GeneratedContentConversionTests {
+    typealias Itinerary = Handwritten.Itinerary
+    typealias DayPlan = Handwritten.DayPlan
+    typealias Activity = Handwritten.Activity
+    typealias ActivityKind = Handwritten.ActivityKind
     @Test func standardTypesConvertBothWays() throws {
         #expect(try String(GeneratedContent(kind: .string("x"))) == "x")
         #expect(try Int(GeneratedContent(kind: .number(42))) == 42)
@@ -120,6 +124,10 @@ import Pocket
 }
 
 @Suite struct StreamingConversionTests {
+    typealias Itinerary = Handwritten.Itinerary
+    typealias DayPlan = Handwritten.DayPlan
+    typealias Activity = Handwritten.Activity
+    typealias ActivityKind = Handwritten.ActivityKind
     @Test func cutEnumerationCaseReadsAsNotYetArrived() throws {
         let partial = try GeneratedContent(json: #"{"title":"Forum","kind":"sight"#)
         let snapshot = try Activity.PartiallyGenerated(partial)

@@ -5,6 +5,7 @@ import Testing
 /// Every guide, encoded into JSON Schema; expectations written by hand from the keyword list
 /// in GenerationGuide's documentation.
 @Suite struct GenerationGuideTests {
+    typealias DayPlan = Handwritten.DayPlan
     private func encode(_ properties: [GenerationSchema.Property]) throws -> String {
         try GenerationSchema(type: DayPlan.self, properties: properties).jsonSchemaString()
     }

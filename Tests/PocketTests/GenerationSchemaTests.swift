@@ -2,29 +2,37 @@ import Foundation
 import Testing
 import Pocket
 
-/// A union of two generable types, conformed by hand as the macro would for a schema built
-/// with `init(type:description:anyOf:)` of types.
-struct PlanItem: Generable {
-    var content: GeneratedContent
-    static var generationSchema: GenerationSchema {
-        GenerationSchema(type: PlanItem.self, description: "One plan item", anyOf: [Activity.self, ActivityKind.self])
-    }
-    init(_ content: GeneratedContent) throws { self.content = content }
-    var generatedContent: GeneratedContent { content }
-}
-
-/// A second type named `Activity`, to provoke a duplicate type name.
-enum Other {
-    struct Activity: Generable {
+extension Handwritten {
+    /// A union of two generable types, conformed by hand as the macro would for a schema built
+    /// with `init(type:description:anyOf:)` of types.
+    struct PlanItem: Generable {
+        var content: GeneratedContent
         static var generationSchema: GenerationSchema {
-            GenerationSchema(type: Other.Activity.self, properties: [.init(name: "x", type: Int.self)])
+            GenerationSchema(type: PlanItem.self, description: "One plan item", anyOf: [Activity.self, ActivityKind.self])
         }
-        init(_ content: GeneratedContent) throws {}
-        var generatedContent: GeneratedContent { GeneratedContent(properties: [:]) }
+        init(_ content: GeneratedContent) throws { self.content = content }
+        var generatedContent: GeneratedContent { content }
+    }
+
+    /// A second type named `Activity`, to provoke a duplicate type name.
+    enum Other {
+        struct Activity: Generable {
+            static var generationSchema: GenerationSchema {
+                GenerationSchema(type: Other.Activity.self, properties: [.init(name: "x", type: Int.self)])
+            }
+            init(_ content: GeneratedContent) throws {}
+            var generatedContent: GeneratedContent { GeneratedContent(properties: [:]) }
+        }
     }
 }
 
 @Suite struct GenerationSchemaTests {
+    typealias Itinerary = Handwritten.Itinerary
+    typealias DayPlan = Handwritten.DayPlan
+    typealias Activity = Handwritten.Activity
+    typealias ActivityKind = Handwritten.ActivityKind
+    typealias PlanItem = Handwritten.PlanItem
+    typealias Other = Handwritten.Other
     @Test func recursiveSchemaUsesDefinitionsAndReferences() throws {
         #expect(try Itinerary.generationSchema.jsonSchemaString() == itineraryJSONSchema)
     }

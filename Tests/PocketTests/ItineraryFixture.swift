@@ -3,35 +3,38 @@ import Pocket
 // Hand-written Generable conformances, shaped exactly as the @Generable macro generates them
 // (see CONTRACT-generable.md), used by the conversion and schema tests. Itinerary is recursive.
 
-struct Itinerary: Equatable {
-    var title: String
-    var days: [DayPlan]
-    var relatedItineraries: [Itinerary]
+/// A namespace, so that these names cannot clash with types other test files declare.
+enum Handwritten {
+    struct Itinerary: Equatable {
+        var title: String
+        var days: [DayPlan]
+        var relatedItineraries: [Itinerary]
+    }
+
+    struct DayPlan: Equatable {
+        var day: Int
+        var activities: [Activity]
+        var note: String?
+    }
+
+    struct Activity: Equatable {
+        var title: String
+        var kind: ActivityKind
+        var cost: Double?
+    }
+
+    enum ActivityKind: String, Equatable {
+        case sightseeing
+        case food
+    }
 }
 
-struct DayPlan: Equatable {
-    var day: Int
-    var activities: [Activity]
-    var note: String?
-}
-
-struct Activity: Equatable {
-    var title: String
-    var kind: ActivityKind
-    var cost: Double?
-}
-
-enum ActivityKind: String, Equatable {
-    case sightseeing
-    case food
-}
-
-extension Itinerary: Generable {
+extension Handwritten.Itinerary: Generable {
     static var generationSchema: GenerationSchema {
-        GenerationSchema(type: Itinerary.self, description: "A travel plan", properties: [
+        GenerationSchema(type: Handwritten.Itinerary.self, description: "A travel plan", properties: [
             GenerationSchema.Property(name: "title", description: "Name of the trip", type: String.self),
-            GenerationSchema.Property(name: "days", type: [DayPlan].self, guides: [.count(1...3)]),
-            GenerationSchema.Property(name: "relatedItineraries", type: [Itinerary].self, guides: [.maximumCount(2)]),
+            GenerationSchema.Property(name: "days", type: [Handwritten.DayPlan].self, guides: [.count(1...3)]),
+            GenerationSchema.Property(name: "relatedItineraries", type: [Handwritten.Itinerary].self, guides: [.maximumCount(2)]),
         ])
     }
 
@@ -50,8 +53,8 @@ extension Itinerary: Generable {
     struct PartiallyGenerated: Identifiable, ConvertibleFromGeneratedContent {
         var id: GenerationID
         var title: String.PartiallyGenerated?
-        var days: [DayPlan].PartiallyGenerated?
-        var relatedItineraries: [Itinerary].PartiallyGenerated?
+        var days: [Handwritten.DayPlan].PartiallyGenerated?
+        var relatedItineraries: [Handwritten.Itinerary].PartiallyGenerated?
 
         init(_ content: GeneratedContent) throws {
             self.id = content.id ?? GenerationID()
@@ -62,11 +65,11 @@ extension Itinerary: Generable {
     }
 }
 
-extension DayPlan: Generable {
+extension Handwritten.DayPlan: Generable {
     static var generationSchema: GenerationSchema {
-        GenerationSchema(type: DayPlan.self, properties: [
+        GenerationSchema(type: Handwritten.DayPlan.self, properties: [
             GenerationSchema.Property(name: "day", type: Int.self, guides: [.range(1...14)]),
-            GenerationSchema.Property(name: "activities", type: [Activity].self, guides: [.minimumCount(1)]),
+            GenerationSchema.Property(name: "activities", type: [Handwritten.Activity].self, guides: [.minimumCount(1)]),
             GenerationSchema.Property(name: "note", type: String?.self),
         ])
     }
@@ -84,7 +87,7 @@ extension DayPlan: Generable {
     struct PartiallyGenerated: Identifiable, ConvertibleFromGeneratedContent {
         var id: GenerationID
         var day: Int.PartiallyGenerated?
-        var activities: [Activity].PartiallyGenerated?
+        var activities: [Handwritten.Activity].PartiallyGenerated?
         var note: String.PartiallyGenerated?
 
         init(_ content: GeneratedContent) throws {
@@ -96,11 +99,11 @@ extension DayPlan: Generable {
     }
 }
 
-extension Activity: Generable {
+extension Handwritten.Activity: Generable {
     static var generationSchema: GenerationSchema {
-        GenerationSchema(type: Activity.self, properties: [
+        GenerationSchema(type: Handwritten.Activity.self, properties: [
             GenerationSchema.Property(name: "title", type: String.self, guides: [.pattern(source: "^[A-Z].*")]),
-            GenerationSchema.Property(name: "kind", type: ActivityKind.self),
+            GenerationSchema.Property(name: "kind", type: Handwritten.ActivityKind.self),
             GenerationSchema.Property(name: "cost", type: Double?.self, guides: [.minimum(0)]),
         ])
     }
@@ -118,7 +121,7 @@ extension Activity: Generable {
     struct PartiallyGenerated: Identifiable, ConvertibleFromGeneratedContent {
         var id: GenerationID
         var title: String.PartiallyGenerated?
-        var kind: ActivityKind.PartiallyGenerated?
+        var kind: Handwritten.ActivityKind.PartiallyGenerated?
         var cost: Double.PartiallyGenerated?
 
         init(_ content: GeneratedContent) throws {
@@ -130,13 +133,13 @@ extension Activity: Generable {
     }
 }
 
-extension ActivityKind: Generable {
+extension Handwritten.ActivityKind: Generable {
     static var generationSchema: GenerationSchema {
-        GenerationSchema(type: ActivityKind.self, description: "What kind of activity", anyOf: ["sightseeing", "food"])
+        GenerationSchema(type: Handwritten.ActivityKind.self, description: "What kind of activity", anyOf: ["sightseeing", "food"])
     }
 
     init(_ content: GeneratedContent) throws {
-        guard case .string(let value) = content.kind, let kind = ActivityKind(rawValue: value) else {
+        guard case .string(let value) = content.kind, let kind = Handwritten.ActivityKind(rawValue: value) else {
             throw GeneratedContent.ConversionError(path: [], expected: "one of \"sightseeing\", \"food\"", content: content)
         }
         self = kind

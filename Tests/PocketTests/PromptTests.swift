@@ -2,6 +2,8 @@ import Testing
 @testable import Pocket
 
 @Suite struct PromptTests {
+    typealias DayPlan = Handwritten.DayPlan
+    typealias ActivityKind = Handwritten.ActivityKind
     @Test func builderHandlesConditionsLoopsAndOptionals() {
         let rhyme = true
         let formal = false
