@@ -2,6 +2,8 @@ import Pocket
 
 // Hand-written Generable conformances, shaped exactly as the @Generable macro generates them
 // (see CONTRACT-generable.md), used by the conversion and schema tests. Itinerary is recursive.
+// Inside `extension Handwritten.X`, unqualified lookup does not see `Handwritten`'s other nested
+// types (nor `X` itself), so type names in the extensions are written in full.
 
 /// A namespace, so that these names cannot clash with types other test files declare.
 enum Handwritten {
