@@ -112,6 +112,28 @@ public enum VectorMath {
         while i < count { y[i] = Float16(Float(y[i]).addingProduct(Float(x[i]), a)); i += 1 }
     }
 
+    /// `y[i] = fma(x[i], a, y[i])` with `x` in half precision (a row of the KV cache) and a
+    /// single-precision accumulator.
+    @inline(__always)
+    public static func addScaled(_ x: UnsafePointer<Float16>, scale a: Float, to y: UnsafeMutablePointer<Float>, count: Int) {
+        let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
+        let factor = SIMD16<Float>(repeating: a)
+        var i = 0
+        while i + 16 <= count {
+            var v = ry.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            v.addProduct(SIMD16<Float>(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
+            ry.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD16<Float>.self)
+            i += 16
+        }
+        while i < count { y[i] = y[i].addingProduct(Float(x[i]), a); i += 1 }
+    }
+
+    /// `y[i] *= a` for `count` elements.
+    @inline(__always)
+    public static func scale(_ y: UnsafeMutablePointer<Float>, by a: Float, count: Int) {
+        for i in 0..<count { y[i] *= a }
+    }
+
     /// RMS normalization: `out[i] = x[i] · (1 / sqrt(mean(x²) + epsilon)) · weight[i]`.
     ///
     /// Squares are summed in double precision and the scale is formed in single precision,

@@ -122,7 +122,7 @@ public final class Transformer: @unchecked Sendable {
             case .none: 0..<0
             }
             tokens[start..<end].withContiguousStorageIfAvailable { batch in
-                forward(batch, logitRows: rows)
+                forward(batch, logitRows: rows, isPrompt: tokens.count > 1)
             }
             for (i, row) in rows.enumerated() {
                 receive(start + row, UnsafeBufferPointer(start: state.logits + i * vocabulary, count: vocabulary))
@@ -151,7 +151,10 @@ public final class Transformer: @unchecked Sendable {
 
     /// Runs `tokens` (at most `batchSize`) through the network at positions `position…`, filling
     /// the KV cache, and writes logits for `logitRows` (indices into `tokens`) to `state.logits`.
-    private func forward(_ tokens: UnsafeBufferPointer<Int>, logitRows: Range<Int>) {
+    ///
+    /// `isPrompt` selects the attention accumulator's precision (see `attention`): it depends on
+    /// whether the whole evaluation is a prompt, not on how it is split into batches.
+    private func forward(_ tokens: UnsafeBufferPointer<Int>, logitRows: Range<Int>, isPrompt: Bool) {
         let c = configuration, s = state, w = weights
         let n = tokens.count                 // tokens in this batch
         let dim = c.embeddingLength, q = c.queryLength, kv = c.keyValueLength, ffn = c.feedForwardLength
@@ -187,7 +190,7 @@ public final class Transformer: @unchecked Sendable {
             record("Qcur-\(l)", s.q, n, q)
             record("Kcur-\(l)", s.k, n, kv)
             record("Vcur-\(l)", s.v, n, kv)
-            attention(layer: l, tokens: n)                                   // (n, q) into s.attention
+            attention(layer: l, tokens: n, halfPrecision: isPrompt)          // (n, q) into s.attention
             multiply(layer.output, s.attention, n, into: s.xb)               // (n, dim)
             record("attn_out-\(l)", s.xb, n, dim)
             VectorMath.add(s.xb, to: s.x, count: n * dim)
@@ -224,11 +227,14 @@ public final class Transformer: @unchecked Sendable {
     /// Query heads share key/value heads in groups (grouped-query attention).
     ///
     /// The softmax is computed online in one pass over the keys (flash-attention style): a
-    /// running maximum `m`, running sum `S`, and a value accumulator rescaled whenever `m`
-    /// grows. Queries are rounded to half precision to meet the half-precision keys, and the
-    /// accumulator is kept in half precision, exactly as llama.cpp's CPU flash attention does,
-    /// so that outputs agree with its reference data.
-    private func attention(layer l: Int, tokens n: Int) {
+    /// running maximum, a running sum, and a value accumulator rescaled whenever the maximum
+    /// grows. Queries are rounded to half precision to meet the half-precision keys. How the
+    /// value accumulator rounds follows llama.cpp, whose outputs are the reference: for a
+    /// prompt (`halfPrecision`) it is kept in half precision (llama.cpp's layer-by-layer trace
+    /// of a two-token prompt agrees with this to every printed digit), for single-token
+    /// decoding in single precision with a final division (its greedy completions agree
+    /// better with this than with a half-precision accumulator).
+    private func attention(layer l: Int, tokens n: Int, halfPrecision: Bool) {
         let c = configuration, s = state, cache = cache
         let heads = c.headCount, hd = c.headDimension, q = c.queryLength
         let group = heads / c.keyValueHeadCount
@@ -236,7 +242,8 @@ public final class Transformer: @unchecked Sendable {
         let start = position
         let threads = pool.threadCount
         pool.run { worker in
-            let accumulator = s.accumulators + worker * hd
+            let half = s.halfAccumulators + worker * hd
+            let single = s.accumulators + worker * hd
             // Interleaved (token, head) pairs balance the longer rows of later tokens.
             var pair = worker
             while pair < n * heads {
@@ -244,7 +251,8 @@ public final class Transformer: @unchecked Sendable {
                 let query = s.q + t * q + h * hd
                 for d in 0..<hd { query[d] = Float(Float16(query[d])) }
                 let offset = (h / group) * hd
-                accumulator.update(repeating: 0, count: hd)
+                half.update(repeating: 0, count: hd)
+                single.update(repeating: 0, count: hd)
                 var maximum = -Float.infinity, sum: Float = 0
                 for j in 0...(start + t) {
                     let score = VectorMath.dot(query, cache.keys(layer: l, position: j) + offset, count: hd) * scale
@@ -252,16 +260,29 @@ public final class Transformer: @unchecked Sendable {
                     if score > maximum {
                         rescale = expf(maximum - score)
                         maximum = score
-                        VectorMath.scale(accumulator, by: rescale, count: hd)
+                        if halfPrecision {
+                            VectorMath.scale(half, by: rescale, count: hd)
+                        } else {
+                            VectorMath.scale(single, by: rescale, count: hd)
+                        }
                     } else {
                         weight = expf(score - maximum)
                     }
-                    VectorMath.addScaled(cache.values(layer: l, position: j) + offset, scale: weight, to: accumulator, count: hd)
+                    let values = cache.values(layer: l, position: j) + offset
+                    if halfPrecision {
+                        VectorMath.addScaled(values, scale: weight, to: half, count: hd)
+                    } else {
+                        VectorMath.addScaled(values, scale: weight, to: single, count: hd)
+                    }
                     sum = sum * rescale + weight
                 }
                 let out = s.attention + t * q + h * hd
-                let inverse = 1 / sum
-                for d in 0..<hd { out[d] = Float(accumulator[d]) * inverse }
+                if halfPrecision {
+                    let inverse = 1 / sum
+                    for d in 0..<hd { out[d] = Float(half[d]) * inverse }
+                } else {
+                    for d in 0..<hd { out[d] = single[d] / sum }
+                }
                 pair += threads
             }
         }
@@ -287,7 +308,8 @@ public final class Transformer: @unchecked Sendable {
 /// Scratch buffers of one forward pass, sized for a batch; allocated once per model.
 final class RunState: @unchecked Sendable {
     let x, xb, q, k, v, attention, hidden, hidden2, logits: UnsafeMutablePointer<Float>
-    let accumulators: UnsafeMutablePointer<Float16>
+    let halfAccumulators: UnsafeMutablePointer<Float16>
+    let accumulators: UnsafeMutablePointer<Float>
     let activations = Q8Activations()
     private let all: [UnsafeMutablePointer<Float>]
 
@@ -305,13 +327,15 @@ final class RunState: @unchecked Sendable {
         attention = buffer(batch * c.queryLength)                  // (batch, heads · headDim)
         hidden = buffer(batch * c.feedForwardLength)               // (batch, ffn)
         hidden2 = buffer(batch * c.feedForwardLength)
-        accumulators = .allocate(capacity: threads * c.headDimension)  // (threads, headDim)
+        halfAccumulators = .allocate(capacity: threads * c.headDimension)  // (threads, headDim)
+        accumulators = .allocate(capacity: threads * c.headDimension)      // (threads, headDim)
         logits = buffer(batch * c.vocabularySize)                  // (batch, vocab)
         all = [x, xb, q, k, v, attention, hidden, hidden2, logits]
     }
 
     deinit {
         for p in all { p.deallocate() }
+        halfAccumulators.deallocate()
         accumulators.deallocate()
     }
 }
