@@ -4,10 +4,9 @@ import PocketTransformer
 
 /// `pocket chat`: an interactive conversation with the model's chat template.
 ///
-/// The KV cache holds the conversation so far. Each turn appends only the new tokens: the
-/// rendered conversation is compared with the tokens already in the cache and evaluation
-/// resumes after the common prefix. The model's own replies are kept in the cache exactly as
-/// generated, so a reply whose re-tokenization would differ never invalidates the cache.
+/// The KV cache holds the conversation so far, and each turn evaluates only what is new: the
+/// end of the model's previous reply, the user's message and the opening of the next reply.
+/// The reply itself stays in the cache exactly as it was generated (never re-tokenized).
 enum ChatCommand {
     static func run(_ argv: ArraySlice<String>) throws {
         let arguments = try Arguments(
@@ -23,39 +22,40 @@ enum ChatCommand {
         if let warning = template.warning { Log.info("pocket: \(warning)") }
         let tokenizer = model.tokenizer, transformer = model.transformer
 
-        var messages: [ChatMessage] = []
-        if let system = arguments.string("system") { messages.append(ChatMessage(role: .system, content: system)) }
-        var cached: [Int] = []   // the tokens in the KV cache, in order
+        var system: [ChatMessage] = []
+        if let text = arguments.string("system") { system.append(ChatMessage(role: .system, content: text)) }
         let interactive = isatty(STDIN_FILENO) != 0
+        var turn = 0
+        // A reply cut off by the token limit ends with a token that was sampled but not yet
+        // evaluated; it goes in front of the next turn's tokens.
+        var unevaluated: [Int] = []
         while true {
             if interactive { Log.info("> ", newline: false) }
             guard let line = readLine(), !line.isEmpty else { break }
-            messages.append(ChatMessage(role: .user, content: line))
-            let conversation = template.encode(messages, addGenerationPrompt: true, with: tokenizer)
-            let reused = zip(cached, conversation).prefix { $0 == $1 }.count
-            transformer.truncate(to: reused)
-            cached.removeSubrange(reused...)
-            let newTokens = Array(conversation[reused...])
-            guard transformer.position + newTokens.count < transformer.contextLength else {
+            let message = ChatMessage(role: .user, content: line)
+            let newTokens = turn == 0
+                ? template.encode(system + [message], addGenerationPrompt: true, with: tokenizer)
+                : unevaluated + template.encode(
+                    template.endOfReply + template.segments(for: message) + template.generationPrompt, with: tokenizer)
+            let room = transformer.contextLength - transformer.position - newTokens.count
+            guard room > 0 else {
                 Log.error("the conversation no longer fits in the context (\(transformer.contextLength) tokens); start a new chat")
                 break
             }
-            cached += newTokens
             var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
-            var reply: [Int] = []
+            let reused = transformer.position
             let statistics = try transformer.generate(
-                prompt: newTokens, maximumTokens: min(maximumTokens, transformer.contextLength - transformer.position),
+                prompt: newTokens, maximumTokens: min(maximumTokens, room),
                 sampler: &sampler, stopTokens: tokenizer.endOfGenerationTokens
             ) { token in
-                reply.append(token)
+                unevaluated = [token]
                 Log.output(detokenizer.append(token))
                 return true
             }
+            if statistics.stopReason == .endOfGeneration { unevaluated = [] }
             Log.output(detokenizer.finish() + "\n")
-            // Every sampled token but the last was fed back into the cache.
-            cached += reply.dropLast(statistics.stopReason == .endOfGeneration ? 0 : 1)
-            messages.append(ChatMessage(role: .assistant, content: tokenizer.decode(reply)))
-            Log.info("pocket: \(statistics), \(reused) cached tokens reused")
+            Log.info("pocket: \(statistics); \(reused) tokens reused from the cache")
+            turn += 1
         }
     }
 }
