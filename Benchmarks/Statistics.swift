@@ -24,6 +24,12 @@ struct Summary: Encodable {
 
 /// Process-level measurements.
 enum Machine {
+    /// Resets the kernel's record of peak resident memory (`VmHWM`), so the next reading covers
+    /// only what follows. Writing `5` to `/proc/self/clear_refs` does this on Linux.
+    static func resetPeakResidentBytes() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
     /// Peak resident set size of this process in bytes (`VmHWM`), or 0 where unavailable.
     static func peakResidentBytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

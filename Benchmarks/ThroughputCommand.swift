@@ -91,6 +91,7 @@ enum ThroughputCommand {
     }
 
     static func measure(_ path: String, pool: ThreadPool, repetitions: Int, bandwidth: Double) throws -> Result {
+        Machine.resetPeakResidentBytes()
         let file = try GGUFFile(contentsOf: URL(fileURLWithPath: path))
         let model = try Transformer(file: file, contextLength: 1024, batchSize: 64, pool: pool)
         let vocabulary = model.configuration.vocabularySize
