@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import PocketGGUF
+import PocketKernels
+import PocketTransformer
+
+/// A tiny model with random F32 weights, written as a GGUF file in memory and run both by the
+/// Transformer and by a plain double-precision reference written here from the formulas. It
+/// checks shapes, grouped-query attention, both RoPE styles, Q/K/V biases and tied or separate
+/// output projections, without any model file.
+@Suite struct SyntheticModelTests {
+    struct Shape {
+        var dim = 64, heads = 4, kvHeads = 2, ffn = 96, layers = 2, vocabulary = 50
+        var headDim: Int { dim / heads }
+    }
+
+    /// Deterministic weights: `tensors[name] = (dimensions, values)`.
+    static func weights(_ s: Shape, architecture: String, tied: Bool, seed: UInt64) -> [(String, [Int], [Float])] {
+        var random = SplitMix64(seed: seed)
+        func values(_ count: Int, scale: Float) -> [Float] {
+            (0..<count).map { _ in (random.nextUnitFloat() * 2 - 1) * scale }
+        }
+        func norm(_ count: Int) -> [Float] { (0..<count).map { _ in 0.8 + random.nextUnitFloat() * 0.4 } }
+        let kv = s.kvHeads * s.headDim
+        var out: [(String, [Int], [Float])] = [("token_embd.weight", [s.dim, s.vocabulary], values(s.dim * s.vocabulary, scale: 1))]
+        for l in 0..<s.layers {
+            let p = "blk.\(l)."
+            out.append((p + "attn_norm.weight", [s.dim], norm(s.dim)))
+            out.append((p + "attn_q.weight", [s.dim, s.dim], values(s.dim * s.dim, scale: 0.3)))
+            out.append((p + "attn_k.weight", [s.dim, kv], values(s.dim * kv, scale: 0.3)))
+            out.append((p + "attn_v.weight", [s.dim, kv], values(s.dim * kv, scale: 0.3)))
+            if architecture == "qwen2" {
+                out.append((p + "attn_q.bias", [s.dim], values(s.dim, scale: 0.2)))
+                out.append((p + "attn_k.bias", [kv], values(kv, scale: 0.2)))
+                out.append((p + "attn_v.bias", [kv], values(kv, scale: 0.2)))
+            }
+            out.append((p + "attn_output.weight", [s.dim, s.dim], values(s.dim * s.dim, scale: 0.2)))
+            out.append((p + "ffn_norm.weight", [s.dim], norm(s.dim)))
+            out.append((p + "ffn_gate.weight", [s.dim, s.ffn], values(s.dim * s.ffn, scale: 0.2)))
+            out.append((p + "ffn_up.weight", [s.dim, s.ffn], values(s.dim * s.ffn, scale: 0.2)))
+            out.append((p + "ffn_down.weight", [s.ffn, s.dim], values(s.ffn * s.dim, scale: 0.2)))
+        }
+        out.append(("output_norm.weight", [s.dim], norm(s.dim)))
+        if !tied { out.append(("output.weight", [s.dim, s.vocabulary], values(s.dim * s.vocabulary, scale: 0.5))) }
+        return out
+    }
+
+    static func file(_ s: Shape, architecture: String, tied: Bool, tensors: [(String, [Int], [Float])]) throws -> GGUFFile {
+        var writer = GGUFWriter()
+        let a = architecture + "."
+        writer.setMetadata("general.architecture", .string(architecture))
+        writer.setMetadata(a + "block_count", .uint32(UInt32(s.layers)))
+        writer.setMetadata(a + "context_length", .uint32(64))
+        writer.setMetadata(a + "embedding_length", .uint32(UInt32(s.dim)))
+        writer.setMetadata(a + "feed_forward_length", .uint32(UInt32(s.ffn)))
+        writer.setMetadata(a + "attention.head_count", .uint32(UInt32(s.heads)))
+        writer.setMetadata(a + "attention.head_count_kv", .uint32(UInt32(s.kvHeads)))
+        writer.setMetadata(a + "rope.freq_base", .float32(10_000))
+        writer.setMetadata(a + "attention.layer_norm_rms_epsilon", .float32(1e-5))
+        writer.setMetadata(a + "vocab_size", .uint32(UInt32(s.vocabulary)))
+        for (name, dims, values) in tensors {
+            writer.addTensor(name: name, dimensions: dims, type: .f32, byteCount: values.count * 4)
+        }
+        let data = try writer.encoded { index, _, sink in
+            try tensors[index].2.withUnsafeBytes { try sink($0) }
+        }
+        return try GGUFFile(data: data)
+    }
+
+    /// The forward pass from the formulas, in double precision, for every position.
+    static func reference(_ s: Shape, architecture: String, tied: Bool, tensors: [(String, [Int], [Float])], tokens: [Int]) -> [[Double]] {
+        var w: [String: [Double]] = [:]
+        for (name, _, values) in tensors { w[name] = values.map(Double.init) }
+        func matvec(_ name: String, _ x: [Double], rows: Int) -> [Double] {
+            let m = w[name]!, cols = x.count
+            return (0..<rows).map { r in (0..<cols).reduce(0) { $0 + m[r * cols + $1] * x[$1] } }
+        }
+        func rmsnorm(_ x: [Double], _ name: String) -> [Double] {
+            let scale = 1 / ((x.reduce(0) { $0 + $1 * $1 } / Double(x.count)) + 1e-5).squareRoot()
+            return x.indices.map { x[$0] * scale * w[name]![$0] }
+        }
+        func rope(_ x: inout [Double], position: Int) {
+            let d = s.headDim
+            for head in 0..<(x.count / d) {
+                for i in 0..<(d / 2) {
+                    let theta = Double(position) * pow(10_000, -2 * Double(i) / Double(d))
+                    let (a, b) = architecture == "qwen2" ? (head * d + i, head * d + i + d / 2) : (head * d + 2 * i, head * d + 2 * i + 1)
+                    let (u, v) = (x[a], x[b])
+                    x[a] = u * cos(theta) - v * sin(theta)
+                    x[b] = u * sin(theta) + v * cos(theta)
+                }
+            }
+        }
+        let kvLength = s.kvHeads * s.headDim
+        var keys = [[[Double]]](repeating: [], count: s.layers), values = keys
+        var logits: [[Double]] = []
+        for (position, token) in tokens.enumerated() {
+            var x = Array(w["token_embd.weight"]![(token * s.dim)..<((token + 1) * s.dim)])
+            for l in 0..<s.layers {
+                let p = "blk.\(l)."
+                let h = rmsnorm(x, p + "attn_norm.weight")
+                var q = matvec(p + "attn_q.weight", h, rows: s.dim)
+                var k = matvec(p + "attn_k.weight", h, rows: kvLength)
+                var v = matvec(p + "attn_v.weight", h, rows: kvLength)
+                if let b = w[p + "attn_q.bias"] { q = zip(q, b).map(+) }
+                if let b = w[p + "attn_k.bias"] { k = zip(k, b).map(+) }
+                if let b = w[p + "attn_v.bias"] { v = zip(v, b).map(+) }
+                rope(&q, position: position)
+                rope(&k, position: position)
+                keys[l].append(k)
+                values[l].append(v)
+                var attention = [Double](repeating: 0, count: s.dim)
+                for head in 0..<s.heads {
+                    let kvHead = head / (s.heads / s.kvHeads)
+                    let qh = q[(head * s.headDim)..<((head + 1) * s.headDim)]
+                    let scores = (0...position).map { j in
+                        zip(qh, keys[l][j][(kvHead * s.headDim)..<((kvHead + 1) * s.headDim)]).reduce(0) { $0 + $1.0 * $1.1 } / Double(s.headDim).squareRoot()
+                    }
+                    let m = scores.max()!
+                    let e = scores.map { exp($0 - m) }
+                    let total = e.reduce(0, +)
+                    for j in 0...position {
+                        for d in 0..<s.headDim {
+                            attention[head * s.headDim + d] += e[j] / total * values[l][j][kvHead * s.headDim + d]
+                        }
+                    }
+                }
+                x = zip(x, matvec(p + "attn_output.weight", attention, rows: s.dim)).map(+)
+                let h2 = rmsnorm(x, p + "ffn_norm.weight")
+                let gate = matvec(p + "ffn_gate.weight", h2, rows: s.ffn)
+                let up = matvec(p + "ffn_up.weight", h2, rows: s.ffn)
+                let act = zip(gate, up).map { $0 / (1 + exp(-$0)) * $1 }
+                x = zip(x, matvec(p + "ffn_down.weight", act, rows: s.dim)).map(+)
+            }
+            logits.append(matvec(tied ? "token_embd.weight" : "output.weight", rmsnorm(x, "output_norm.weight"), rows: s.vocabulary))
+        }
+        return logits
+    }
+
+    @Test(arguments: [("llama", true), ("llama", false), ("qwen2", true)])
+    func forwardPassMatchesTheFormulas(architecture: String, tied: Bool) throws {
+        let shape = Shape()
+        let tensors = Self.weights(shape, architecture: architecture, tied: tied, seed: 7)
+        let file = try Self.file(shape, architecture: architecture, tied: tied, tensors: tensors)
+        let tokens = [3, 17, 42, 0, 8, 8, 49, 21]
+        let expected = Self.reference(shape, architecture: architecture, tied: tied, tensors: tensors, tokens: tokens)
+        for batchSize in [64, 3] {
+            let model = try Transformer(file: file, contextLength: 16, batchSize: batchSize, pool: ThreadPool(threads: 2))
+            var got: [[Float]] = []
+            try model.evaluate(tokens, logits: .all) { _, logits in got.append(Array(logits)) }
+            #expect(got.count == tokens.count)
+            for (i, (ours, theirs)) in zip(got, expected).enumerated() {
+                let scale = theirs.map(abs).max()!
+                let worst = zip(ours, theirs).map { abs(Double($0) - $1) }.max()!
+                // Keys, values and queries are rounded to half precision (as in llama.cpp):
+                // ~1e-3 relative error per value, a few times that after two layers.
+                #expect(worst <= 0.02 * scale, "\(architecture) tied \(tied) position \(i): \(worst) vs scale \(scale)")
+            }
+        }
+    }
+
+    @Test func missingTensorsAndBadShapesAreErrors() throws {
+        let shape = Shape()
+        var tensors = Self.weights(shape, architecture: "llama", tied: true, seed: 1)
+        tensors.removeAll { $0.0 == "blk.1.ffn_up.weight" }
+        let file = try Self.file(shape, architecture: "llama", tied: true, tensors: tensors)
+        #expect(throws: TransformerError.missingTensor("blk.1.ffn_up.weight")) {
+            try Transformer(file: file, contextLength: 8)
+        }
+        var wrong = Self.weights(shape, architecture: "llama", tied: true, seed: 1)
+        let index = wrong.firstIndex { $0.0 == "blk.0.attn_k.weight" }!
+        wrong[index] = ("blk.0.attn_k.weight", [shape.dim, shape.dim], [Float](repeating: 0, count: shape.dim * shape.dim))
+        let bad = try Self.file(shape, architecture: "llama", tied: true, tensors: wrong)
+        #expect(throws: TransformerError.self) { try Transformer(file: bad, contextLength: 8) }
+    }
+
+    @Test func unsupportedArchitecturesAreNamed() throws {
+        var writer = GGUFWriter()
+        writer.setMetadata("general.architecture", .string("mamba"))
+        let file = try GGUFFile(data: writer.encoded { _, _, _ in })
+        #expect(throws: TransformerError.unsupportedArchitecture("mamba")) { try Transformer(file: file) }
+    }
+}
