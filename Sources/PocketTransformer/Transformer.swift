@@ -236,54 +236,64 @@ public final class Transformer: @unchecked Sendable {
     /// better with this than with a half-precision accumulator).
     private func attention(layer l: Int, tokens n: Int, halfPrecision: Bool) {
         let c = configuration, s = state, cache = cache
-        let heads = c.headCount, hd = c.headDimension, q = c.queryLength
-        let group = heads / c.keyValueHeadCount
+        let kvHeads = c.keyValueHeadCount, hd = c.headDimension, q = c.queryLength
+        let group = c.headCount / kvHeads
         let scale = 1 / Float(hd).squareRoot()
         let start = position
         let threads = pool.threadCount
         pool.run { worker in
-            let half = s.halfAccumulators + worker * hd
-            let single = s.accumulators + worker * hd
-            // Interleaved (token, head) pairs balance the longer rows of later tokens.
-            var pair = worker
-            while pair < n * heads {
-                let t = pair / heads, h = pair % heads
-                let query = s.q + t * q + h * hd
-                for d in 0..<hd { query[d] = Float(Float16(query[d])) }
-                let offset = (h / group) * hd
-                half.update(repeating: 0, count: hd)
-                single.update(repeating: 0, count: hd)
-                var maximum = -Float.infinity, sum: Float = 0
+            // Per query head of the group: running maximum, running sum, value accumulator.
+            let maxima = s.softmaxState + worker * 2 * group, sums = maxima + group
+            let half = s.halfAccumulators + worker * group * hd
+            let single = s.accumulators + worker * group * hd
+            // Work items are (token, key/value head) pairs, interleaved across workers so the
+            // longer rows of later tokens are shared out. The query heads of a group are
+            // processed together, so each key and value row is read once for all of them.
+            var item = worker
+            while item < n * kvHeads {
+                let t = item / kvHeads, kvHead = item % kvHeads
+                let queries = s.q + t * q + kvHead * group * hd
+                for d in 0..<(group * hd) { queries[d] = Float(Float16(queries[d])) }
+                half.update(repeating: 0, count: group * hd)
+                single.update(repeating: 0, count: group * hd)
+                maxima.update(repeating: -.infinity, count: group)
+                sums.update(repeating: 0, count: group)
+                let offset = kvHead * hd
                 for j in 0...(start + t) {
-                    let score = VectorMath.dot(query, cache.keys(layer: l, position: j) + offset, count: hd) * scale
-                    var rescale: Float = 1, weight: Float = 1
-                    if score > maximum {
-                        rescale = expf(maximum - score)
-                        maximum = score
-                        if halfPrecision {
-                            VectorMath.scale(half, by: rescale, count: hd)
-                        } else {
-                            VectorMath.scale(single, by: rescale, count: hd)
-                        }
-                    } else {
-                        weight = expf(score - maximum)
-                    }
+                    let keys = cache.keys(layer: l, position: j) + offset
                     let values = cache.values(layer: l, position: j) + offset
-                    if halfPrecision {
-                        VectorMath.addScaled(values, scale: weight, to: half, count: hd)
-                    } else {
-                        VectorMath.addScaled(values, scale: weight, to: single, count: hd)
+                    for g in 0..<group {
+                        let score = VectorMath.dot(queries + g * hd, keys, count: hd) * scale
+                        var rescale: Float = 1, weight: Float = 1
+                        if score > maxima[g] {
+                            rescale = expf(maxima[g] - score)
+                            maxima[g] = score
+                            if halfPrecision {
+                                VectorMath.scale(half + g * hd, by: rescale, count: hd)
+                            } else {
+                                VectorMath.scale(single + g * hd, by: rescale, count: hd)
+                            }
+                        } else {
+                            weight = expf(score - maxima[g])
+                        }
+                        if halfPrecision {
+                            VectorMath.addScaled(values, scale: weight, to: half + g * hd, count: hd)
+                        } else {
+                            VectorMath.addScaled(values, scale: weight, to: single + g * hd, count: hd)
+                        }
+                        sums[g] = sums[g] * rescale + weight
                     }
-                    sum = sum * rescale + weight
                 }
-                let out = s.attention + t * q + h * hd
-                if halfPrecision {
-                    let inverse = 1 / sum
-                    for d in 0..<hd { out[d] = Float(half[d]) * inverse }
-                } else {
-                    for d in 0..<hd { out[d] = single[d] / sum }
+                let out = s.attention + t * q + kvHead * group * hd
+                for g in 0..<group {
+                    if halfPrecision {
+                        let inverse = 1 / sums[g]
+                        for d in 0..<hd { out[g * hd + d] = Float(half[g * hd + d]) * inverse }
+                    } else {
+                        for d in 0..<hd { out[g * hd + d] = single[g * hd + d] / sums[g] }
+                    }
                 }
-                pair += threads
+                item += threads
             }
         }
     }
@@ -309,7 +319,7 @@ public final class Transformer: @unchecked Sendable {
 final class RunState: @unchecked Sendable {
     let x, xb, q, k, v, attention, hidden, hidden2, logits: UnsafeMutablePointer<Float>
     let halfAccumulators: UnsafeMutablePointer<Float16>
-    let accumulators: UnsafeMutablePointer<Float>
+    let accumulators, softmaxState: UnsafeMutablePointer<Float>
     let activations = Q8Activations()
     private let all: [UnsafeMutablePointer<Float>]
 
@@ -327,8 +337,9 @@ final class RunState: @unchecked Sendable {
         attention = buffer(batch * c.queryLength)                  // (batch, heads · headDim)
         hidden = buffer(batch * c.feedForwardLength)               // (batch, ffn)
         hidden2 = buffer(batch * c.feedForwardLength)
-        halfAccumulators = .allocate(capacity: threads * c.headDimension)  // (threads, headDim)
-        accumulators = .allocate(capacity: threads * c.headDimension)      // (threads, headDim)
+        halfAccumulators = .allocate(capacity: threads * c.queryLength)  // (threads, group · headDim)
+        accumulators = .allocate(capacity: threads * c.queryLength)      // (threads, group · headDim)
+        softmaxState = .allocate(capacity: threads * 2 * c.headCount)    // (threads, 2, group)
         logits = buffer(batch * c.vocabularySize)                  // (batch, vocab)
         all = [x, xb, q, k, v, attention, hidden, hidden2, logits]
     }
@@ -337,5 +348,6 @@ final class RunState: @unchecked Sendable {
         for p in all { p.deallocate() }
         halfAccumulators.deallocate()
         accumulators.deallocate()
+        softmaxState.deallocate()
     }
 }
