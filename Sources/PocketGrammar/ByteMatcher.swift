@@ -1,0 +1,485 @@
+// The byte-level matcher: a set of parse stacks advanced one byte at a time.
+//
+// Each stack is a list of frames, the top one saying what the next byte may be. A byte moves
+// every stack forward (or kills it); choices (`anyOf`, optional properties, enum strings that
+// share a prefix) are followed in parallel as separate stacks and merged when identical. An
+// empty stack means the document is complete. Output is compact JSON: no whitespace outside
+// strings, properties in schema order.
+
+/// One level of a parse stack.
+enum Frame: Hashable, Sendable {
+    /// A value of node `n` starts with the next byte (`n < 0`: any JSON value).
+    case expect(Int32)
+    /// Matching literal `id` (key, enum string, `true`…), `matched` bytes so far.
+    case literal(id: Int32, matched: Int32)
+    /// After `{`: a first key or `}`.
+    case objectOpen(Int32)
+    /// Matching the `"key":` of property `property` (index into the object's properties).
+    case objectKey(Int32, property: Int32, matched: Int32)
+    /// Waiting under a property's value.
+    case objectValue(Int32, property: Int32)
+    /// After property `after`'s value: `,` or `}`.
+    case objectNext(Int32, after: Int32)
+    /// After `,`: the `"` of the next key.
+    case objectComma(Int32, after: Int32)
+    /// After `[`.
+    case arrayOpen(Int32)
+    /// Waiting under an element; `count` elements were complete before it.
+    case arrayItem(Int32, count: Int32)
+    /// After `count` elements: `,` or `]`.
+    case arrayNext(Int32, count: Int32)
+    /// Inside string content (node `n`, or `keyNode` for a free object's key).
+    case string(Int32, length: Int32, state: StringState)
+    /// Inside a number.
+    case number(NumberState)
+    /// Any-value object: after `{`, after a key, waiting under a value, after a value, after `,`.
+    case freeObjectOpen, freeObjectKey, freeObjectColon, freeObjectValue, freeObjectNext, freeObjectComma
+    /// Any-value array: after `[`, waiting under an element, after an element.
+    case freeArrayOpen, freeArrayItem, freeArrayNext
+}
+
+/// Where string content is: plain, after `\`, in a `\uXXXX` escape, or inside a multi-byte
+/// UTF-8 character (with the range the next byte must fall in).
+struct StringState: Hashable, Sendable {
+    var escape: UInt8 = 0          // 0 none, 1 after backslash, 2…5: hex digits still needed = 6 - escape
+    var continuation: UInt8 = 0    // UTF-8 continuation bytes still needed
+    var low: UInt8 = 0x80, high: UInt8 = 0xBF   // allowed range of the next continuation byte
+}
+
+/// A number read so far. Values are limited to 15 integer and 15 fraction digits, without
+/// exponents, which keeps range checks exact enough and output readable.
+struct NumberState: Hashable, Sendable {
+    var node: Int32
+    var negative = false
+    /// 0 after `-`, 1 in the integer part, 2 right after `.`, 3 in the fraction.
+    var phase: UInt8 = 1
+    var integerDigits: Int8 = 0
+    var fractionDigits: Int8 = 0
+    var leadingZero = false
+    /// Magnitude of the digits so far, as a decimal value.
+    var magnitude: Double = 0
+
+    static let maximumDigits: Int8 = 15
+}
+
+/// Special node ids.
+enum SpecialNode {
+    /// Any JSON value.
+    static let anyValue: Int32 = -1
+    /// The key of an any-value object.
+    static let key: Int32 = -2
+}
+
+extension CompiledGrammar {
+    /// The starting stacks of a document.
+    var initialStacks: [[Frame]] { [[.expect(root)]] }
+
+    /// Advances every stack by `byte`; returns the surviving, de-duplicated stacks.
+    func advance(_ stacks: [[Frame]], _ byte: UInt8) -> [[Frame]] {
+        var out: [[Frame]] = []
+        for stack in stacks { feed(stack, byte, into: &out) }
+        if out.count > 1 {
+            var seen = Set<[Frame]>()
+            out = out.filter { seen.insert($0).inserted }
+        }
+        return out
+    }
+
+    /// The parse state with the lengths of open strings replaced by a marker when they are
+    /// far from both bounds: beyond the longest token, how much room is left cannot change
+    /// which tokens fit, so such states share one cached mask.
+    func cacheKey(_ stacks: [[Frame]], longestToken: Int) -> [[Frame]] {
+        stacks.map { stack in
+            stack.map { frame in
+                guard case .string(let n, let length, let state) = frame else { return frame }
+                let (minimum, maximum) = string(n)
+                if length >= minimum && Int(maximum - length) > longestToken + 6 {
+                    return .string(n, length: -1, state: state)
+                }
+                return frame
+            }
+        }
+    }
+
+    /// Whether the document may end here.
+    func isAccepting(_ stacks: [[Frame]]) -> Bool {
+        stacks.contains { stack in
+            if stack.isEmpty { return true }
+            // A number at the top level ends with the document.
+            if stack.count == 1, case .number(let n) = stack[0] { return numberIsComplete(n) }
+            return false
+        }
+    }
+
+    private func string(_ node: Int32) -> (minimum: Int32, maximum: Int32) {
+        switch node {
+        case SpecialNode.anyValue: (0, Int32(GrammarSchema.StringConstraint.defaultMaximumLength))
+        case SpecialNode.key: (0, 256)
+        default:
+            if case .string(let minimum, let maximum) = kinds[Int(node)] { (minimum, maximum) } else { (0, 0) }
+        }
+    }
+
+    /// Pops a finished value and lets its parent move on.
+    private func complete(_ stack: [Frame], into out: inout [[Frame]]) {
+        var stack = stack
+        stack.removeLast()
+        guard let parent = stack.last else { out.append(stack); return }
+        switch parent {
+        case .objectValue(let n, let p): stack[stack.count - 1] = .objectNext(n, after: p)
+        case .arrayItem(let n, let c): stack[stack.count - 1] = .arrayNext(n, count: c + 1)
+        case .freeObjectKey: stack[stack.count - 1] = .freeObjectColon
+        case .freeObjectValue: stack[stack.count - 1] = .freeObjectNext
+        case .freeArrayItem: stack[stack.count - 1] = .freeArrayNext
+        default: return  // not a waiting frame: cannot happen for well-formed stacks
+        }
+        out.append(stack)
+    }
+
+    private func replacingTop(_ stack: [Frame], with frame: Frame) -> [Frame] {
+        var stack = stack
+        stack[stack.count - 1] = frame
+        return stack
+    }
+
+    /// Property indices of object `n` that may come next after property `after` (-1: none yet),
+    /// and whether the object may close.
+    private func nextProperties(_ n: Int32, after: Int32) -> (candidates: [Int32], canClose: Bool) {
+        guard case .object(let props) = kinds[Int(n)] else { return ([], false) }
+        var candidates: [Int32] = []
+        var i = Int(after) + 1
+        while i < props.count {
+            candidates.append(Int32(i))
+            if properties[Int(props[i])].isRequired { return (candidates, false) }
+            i += 1
+        }
+        return (candidates, true)
+    }
+
+    private func feed(_ stack: [Frame], _ byte: UInt8, into out: inout [[Frame]]) {
+        guard let top = stack.last else { return }  // a complete document takes no more bytes
+        switch top {
+        case .expect(let n):
+            feedValueStart(stack, n, byte, into: &out)
+
+        case .literal(let id, let matched):
+            let bytes = literals[Int(id)]
+            guard bytes[Int(matched)] == byte else { return }
+            if Int(matched) + 1 == bytes.count {
+                complete(stack, into: &out)
+            } else {
+                out.append(replacingTop(stack, with: .literal(id: id, matched: matched + 1)))
+            }
+
+        case .objectOpen(let n):
+            let (candidates, canClose) = nextProperties(n, after: -1)
+            if byte == UInt8(ascii: "}") && canClose { complete(stack, into: &out) }
+            if byte == UInt8(ascii: "\"") {
+                for q in candidates { out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: 1))) }
+            }
+
+        case .objectNext(let n, let after):
+            let (candidates, canClose) = nextProperties(n, after: after)
+            if byte == UInt8(ascii: "}") && canClose { complete(stack, into: &out) }
+            if byte == UInt8(ascii: ",") && !candidates.isEmpty {
+                out.append(replacingTop(stack, with: .objectComma(n, after: after)))
+            }
+
+        case .objectComma(let n, let after):
+            guard byte == UInt8(ascii: "\"") else { return }
+            for q in nextProperties(n, after: after).candidates {
+                out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: 1)))
+            }
+
+        case .objectKey(let n, let q, let matched):
+            guard case .object(let props) = kinds[Int(n)] else { return }
+            let property = properties[Int(props[Int(q)])]
+            let key = literals[Int(property.key)]
+            guard key[Int(matched)] == byte else { return }
+            if Int(matched) + 1 == key.count {
+                var next = replacingTop(stack, with: .objectValue(n, property: q))
+                next.append(.expect(property.node))
+                out.append(next)
+            } else {
+                out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: matched + 1)))
+            }
+
+        case .arrayOpen(let n):
+            guard case .array(let items, let minimum, _) = kinds[Int(n)] else { return }
+            if byte == UInt8(ascii: "]") && minimum == 0 { complete(stack, into: &out); return }
+            var next = replacingTop(stack, with: .arrayItem(n, count: 0))
+            next.append(.expect(items))
+            feed(next, byte, into: &out)
+
+        case .arrayNext(let n, let count):
+            guard case .array(let items, let minimum, let maximum) = kinds[Int(n)] else { return }
+            if byte == UInt8(ascii: "]") && count >= minimum { complete(stack, into: &out) }
+            if byte == UInt8(ascii: ","), count < maximum {
+                var next = replacingTop(stack, with: .arrayItem(n, count: count))
+                next.append(.expect(items))
+                out.append(next)
+            }
+
+        case .string(let n, let length, let state):
+            feedString(stack, n, length, state, byte, into: &out)
+
+        case .number(let state):
+            if let next = extend(state, byte) {
+                out.append(replacingTop(stack, with: .number(next)))
+            } else if numberIsComplete(state) {
+                // The byte ends the number and belongs to the parent.
+                var finished: [[Frame]] = []
+                complete(stack, into: &finished)
+                for s in finished { feed(s, byte, into: &out) }
+            }
+
+        case .freeObjectOpen:
+            if byte == UInt8(ascii: "}") { complete(stack, into: &out) }
+            if byte == UInt8(ascii: "\"") {
+                var next = replacingTop(stack, with: .freeObjectKey)
+                next.append(.string(SpecialNode.key, length: 0, state: StringState()))
+                out.append(next)
+            }
+        case .freeObjectColon:
+            guard byte == UInt8(ascii: ":") else { return }
+            var next = replacingTop(stack, with: .freeObjectValue)
+            next.append(.expect(SpecialNode.anyValue))
+            out.append(next)
+        case .freeObjectNext:
+            if byte == UInt8(ascii: "}") { complete(stack, into: &out) }
+            if byte == UInt8(ascii: ",") { out.append(replacingTop(stack, with: .freeObjectComma)) }
+        case .freeObjectComma:
+            guard byte == UInt8(ascii: "\"") else { return }
+            var next = replacingTop(stack, with: .freeObjectKey)
+            next.append(.string(SpecialNode.key, length: 0, state: StringState()))
+            out.append(next)
+        case .freeArrayOpen:
+            if byte == UInt8(ascii: "]") { complete(stack, into: &out); return }
+            var next = replacingTop(stack, with: .freeArrayItem)
+            next.append(.expect(SpecialNode.anyValue))
+            feed(next, byte, into: &out)
+        case .freeArrayNext:
+            if byte == UInt8(ascii: "]") { complete(stack, into: &out) }
+            if byte == UInt8(ascii: ",") {
+                var next = replacingTop(stack, with: .freeArrayItem)
+                next.append(.expect(SpecialNode.anyValue))
+                out.append(next)
+            }
+        case .objectValue, .arrayItem, .freeObjectKey, .freeObjectValue, .freeArrayItem:
+            return  // waiting frames are never on top
+        }
+    }
+
+    private func feedValueStart(_ stack: [Frame], _ n: Int32, _ byte: UInt8, into out: inout [[Frame]]) {
+        if n == SpecialNode.anyValue {
+            // Nesting is bounded so that a document can always be closed within the context.
+            let deep = stack.count >= maximumDepth
+            switch byte {
+            case UInt8(ascii: "{") where !deep: out.append(replacingTop(stack, with: .freeObjectOpen))
+            case UInt8(ascii: "["):
+                if !deep { out.append(replacingTop(stack, with: .freeArrayOpen)) }
+            case UInt8(ascii: "\""): out.append(replacingTop(stack, with: .string(n, length: 0, state: StringState())))
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                for word in ["true", "false", "null"] where word.utf8.first == byte {
+                    out.append(replacingTop(stack, with: .literal(id: keywordLiteral(word), matched: 1)))
+                }
+            default:
+                if let start = startNumber(n, byte) { out.append(replacingTop(stack, with: .number(start))) }
+            }
+            return
+        }
+        switch kinds[Int(n)] {
+        case .object:
+            if byte == UInt8(ascii: "{") { out.append(replacingTop(stack, with: .objectOpen(n))) }
+        case .array:
+            if byte == UInt8(ascii: "[") && stack.count < maximumDepth { out.append(replacingTop(stack, with: .arrayOpen(n))) }
+        case .string:
+            if byte == UInt8(ascii: "\"") { out.append(replacingTop(stack, with: .string(n, length: 0, state: StringState()))) }
+        case .choices(let ids):
+            for id in ids where literals[Int(id)][0] == byte {
+                let next = replacingTop(stack, with: .literal(id: id, matched: 1))
+                if literals[Int(id)].count == 1 { complete(next, into: &out) } else { out.append(next) }
+            }
+        case .literal(let id):
+            if literals[Int(id)][0] == byte {
+                let next = replacingTop(stack, with: .literal(id: id, matched: 1))
+                if literals[Int(id)].count == 1 { complete(next, into: &out) } else { out.append(next) }
+            }
+        case .integer, .number:
+            if let start = startNumber(n, byte) { out.append(replacingTop(stack, with: .number(start))) }
+        case .anyOf(let alternatives):
+            guard stack.count < maximumDepth else { return }
+            for a in alternatives { feedValueStart(replacingTop(stack, with: .expect(a)), a, byte, into: &out) }
+        case .anyValue:
+            feedValueStart(replacingTop(stack, with: .expect(SpecialNode.anyValue)), SpecialNode.anyValue, byte, into: &out)
+        }
+    }
+
+    private func feedString(_ stack: [Frame], _ n: Int32, _ length: Int32, _ state: StringState, _ byte: UInt8, into out: inout [[Frame]]) {
+        let (minimum, maximum) = string(n)
+        var state = state
+        if state.continuation > 0 {
+            guard byte >= state.low && byte <= state.high else { return }
+            state.continuation -= 1
+            state.low = 0x80
+            state.high = 0xBF
+            out.append(replacingTop(stack, with: .string(n, length: length, state: state)))
+            return
+        }
+        if state.escape == 1 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                state.escape = 0
+            case UInt8(ascii: "u"):
+                guard length + 4 <= maximum else { return }
+                state.escape = 2
+            default: return
+            }
+            out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
+            return
+        }
+        if state.escape >= 2 {
+            guard isHexDigit(byte) else { return }
+            state.escape = state.escape == 5 ? 0 : state.escape + 1
+            out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
+            return
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+            if length >= minimum { complete(stack, into: &out) }
+        case UInt8(ascii: "\\"):
+            guard length + 2 <= maximum else { return }
+            state.escape = 1
+            out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
+        case 0x20...0x7F:
+            guard length + 1 <= maximum else { return }
+            out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
+        default:
+            // UTF-8 lead bytes and the ranges their first continuation byte must fall in,
+            // excluding overlong forms and surrogates. Controls below 0x20 must be escaped.
+            let needed: Int32
+            switch byte {
+            case 0xC2...0xDF: needed = 2
+            case 0xE0: needed = 3; state.low = 0xA0
+            case 0xED: needed = 3; state.high = 0x9F
+            case 0xE1...0xEC, 0xEE...0xEF: needed = 3
+            case 0xF0: needed = 4; state.low = 0x90
+            case 0xF1...0xF3: needed = 4
+            case 0xF4: needed = 4; state.high = 0x8F
+            default: return
+            }
+            guard length + needed <= maximum else { return }
+            state.continuation = UInt8(needed - 1)
+            out.append(replacingTop(stack, with: .string(n, length: length + needed, state: state)))
+        }
+    }
+
+    private func isHexDigit(_ b: UInt8) -> Bool {
+        (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b)
+    }
+
+    private func keywordLiteral(_ word: String) -> Int32 {
+        Int32(literals.firstIndex(of: Array(word.utf8))!)
+    }
+
+    // MARK: Numbers
+
+    private func bounds(_ node: Int32) -> (minimum: Double?, maximum: Double?, isInteger: Bool) {
+        guard node >= 0 else { return (nil, nil, false) }
+        switch kinds[Int(node)] {
+        case .integer(let minimum, let maximum): return (minimum, maximum, true)
+        case .number(let minimum, let maximum): return (minimum, maximum, false)
+        default: return (nil, nil, false)
+        }
+    }
+
+    private func startNumber(_ node: Int32, _ byte: UInt8) -> NumberState? {
+        var state = NumberState(node: node)
+        if byte == UInt8(ascii: "-") {
+            state.negative = true
+            state.phase = 0
+        } else if (0x30...0x39).contains(byte) {
+            state.integerDigits = 1
+            state.magnitude = Double(byte - 0x30)
+            state.leadingZero = byte == 0x30
+        } else {
+            return nil
+        }
+        return isViable(state) ? state : nil
+    }
+
+    private func extend(_ state: NumberState, _ byte: UInt8) -> NumberState? {
+        var next = state
+        let isInteger = bounds(state.node).isInteger
+        if (0x30...0x39).contains(byte) {
+            let digit = Double(byte - 0x30)
+            switch state.phase {
+            case 0:
+                next.phase = 1
+                next.integerDigits = 1
+                next.magnitude = digit
+                next.leadingZero = byte == 0x30
+            case 1:
+                guard !state.leadingZero, state.integerDigits < NumberState.maximumDigits else { return nil }
+                next.integerDigits += 1
+                next.magnitude = state.magnitude * 10 + digit
+            case 2, 3:
+                guard state.fractionDigits < NumberState.maximumDigits else { return nil }
+                next.phase = 3
+                next.fractionDigits += 1
+                next.magnitude = state.magnitude + digit * pow10(-Int(next.fractionDigits))
+            default: return nil
+            }
+        } else if byte == UInt8(ascii: "."), state.phase == 1, !isInteger {
+            next.phase = 2
+        } else {
+            return nil
+        }
+        return isViable(next) ? next : nil
+    }
+
+    private func pow10(_ e: Int) -> Double {
+        var r = 1.0
+        if e >= 0 { for _ in 0..<e { r *= 10 } } else { for _ in 0..<(-e) { r /= 10 } }
+        return r
+    }
+
+    /// Whether some completion of the number lies within the node's bounds.
+    private func isViable(_ s: NumberState) -> Bool {
+        let (minimum, maximum, isInteger) = bounds(s.node)
+        if minimum == nil && maximum == nil { return true }
+        // Ranges of magnitudes the finished number can have.
+        var ranges: [(Double, Double)] = []
+        switch s.phase {
+        case 0:
+            ranges.append((0, pow10(Int(NumberState.maximumDigits))))
+        case 1:
+            ranges.append((s.magnitude, s.magnitude))
+            if !isInteger { ranges.append((s.magnitude, s.magnitude + 1)) }
+            if !s.leadingZero {
+                var scale = 10.0
+                for _ in 0..<Int(NumberState.maximumDigits - s.integerDigits) {
+                    ranges.append((s.magnitude * scale, (s.magnitude + 1) * scale - (isInteger ? 1 : 0)))
+                    scale *= 10
+                }
+            }
+        default:
+            let step = pow10(-Int(s.fractionDigits))
+            ranges.append((s.magnitude, s.magnitude + (s.fractionDigits < NumberState.maximumDigits ? step : 0)))
+        }
+        let lower = minimum ?? -.infinity, upper = maximum ?? .infinity
+        for (a, b) in ranges {
+            let (lo, hi) = s.negative ? (-b, -a) : (a, b)
+            if hi >= lower && lo <= upper { return true }
+        }
+        return false
+    }
+
+    func numberIsComplete(_ s: NumberState) -> Bool {
+        guard s.phase == 1 || s.phase == 3 else { return false }
+        let (minimum, maximum, _) = bounds(s.node)
+        let value = s.negative ? -s.magnitude : s.magnitude
+        return value >= (minimum ?? -.infinity) && value <= (maximum ?? .infinity)
+    }
+}

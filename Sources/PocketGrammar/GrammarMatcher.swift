@@ -1,0 +1,130 @@
+/// Follows one structured generation token by token: which tokens may come next, accepting
+/// a chosen token, and rolling back.
+///
+/// ```swift
+/// var matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+/// var mask = TokenMask(count: vocabulary.count)
+/// while !matcher.isComplete {
+///     matcher.fillMask(&mask)
+///     let token = pick(logits, allowedBy: mask)
+///     _ = matcher.accept(token)
+/// }
+/// ```
+///
+/// Masks are cached per parse state: inside a long string the state repeats, so most steps
+/// cost a dictionary lookup. A cache miss walks the vocabulary's trie once, advancing the
+/// parse state byte by byte and pruning every prefix the grammar rejects.
+public struct GrammarMatcher {
+    /// The compiled grammar.
+    public let grammar: CompiledGrammar
+    /// The vocabulary.
+    public let vocabulary: Vocabulary
+    /// Parse states after each accepted token (the first is the start).
+    private var history: [[[Frame]]]
+    private var cache: MaskCache
+
+    /// Starts matching a document.
+    public init(grammar: CompiledGrammar, vocabulary: Vocabulary) {
+        self.grammar = grammar
+        self.vocabulary = vocabulary
+        history = [grammar.initialStacks]
+        cache = MaskCache()
+    }
+
+    private var current: [[Frame]] { history[history.count - 1] }
+
+    /// Whether the generated text so far is a complete value (generation may end).
+    public var canEnd: Bool { grammar.isAccepting(current) }
+
+    /// Whether nothing more may follow: the value is complete and cannot be extended.
+    public var isComplete: Bool { current.allSatisfy(\.isEmpty) && !current.isEmpty }
+
+    /// Number of tokens accepted so far.
+    public var acceptedCount: Int { history.count - 1 }
+
+    /// Whether `token` may come next.
+    public func allows(_ token: Int) -> Bool {
+        if vocabulary.endOfGeneration.contains(token) { return canEnd }
+        guard token >= 0 && token < vocabulary.count, !vocabulary.tokens[token].isEmpty else { return false }
+        return !advanced(current, by: vocabulary.tokens[token]).isEmpty
+    }
+
+    /// Accepts `token` if the grammar allows it; returns whether it did.
+    @discardableResult
+    public mutating func accept(_ token: Int) -> Bool {
+        if vocabulary.endOfGeneration.contains(token) {
+            guard canEnd else { return false }
+            history.append([[]])
+            return true
+        }
+        guard token >= 0 && token < vocabulary.count, !vocabulary.tokens[token].isEmpty else { return false }
+        let next = advanced(current, by: vocabulary.tokens[token])
+        guard !next.isEmpty else { return false }
+        history.append(next)
+        return true
+    }
+
+    /// Accepts raw bytes (e.g. forced text); returns whether they were all allowed.
+    @discardableResult
+    public mutating func accept(bytes: [UInt8]) -> Bool {
+        let next = advanced(current, by: bytes)
+        guard !next.isEmpty else { return false }
+        history.append(next)
+        return true
+    }
+
+    /// Index of the first byte of `bytes` the grammar rejects from the current state, or nil.
+    public func firstRejectedByte(_ bytes: [UInt8]) -> Int? {
+        var stacks = current
+        for (i, b) in bytes.enumerated() {
+            stacks = grammar.advance(stacks, b)
+            if stacks.isEmpty { return i }
+        }
+        return nil
+    }
+
+    /// Undoes the last `tokens` accepted tokens.
+    public mutating func rollback(tokens: Int) {
+        let n = min(tokens, history.count - 1)
+        history.removeLast(n)
+    }
+
+    private func advanced(_ stacks: [[Frame]], by bytes: [UInt8]) -> [[Frame]] {
+        var stacks = stacks
+        for b in bytes {
+            stacks = grammar.advance(stacks, b)
+            if stacks.isEmpty { break }
+        }
+        return stacks
+    }
+
+    /// Computes the set of tokens allowed next (and whether ending is allowed).
+    public mutating func fillMask(_ mask: inout TokenMask) {
+        let key = grammar.cacheKey(current, longestToken: vocabulary.longestToken)
+        if let cached = cache.masks[key] {
+            mask = cached
+            return
+        }
+        var result = TokenMask(count: vocabulary.count)
+        // Depth-first walk of the trie; the parse state of each node is derived from its parent's.
+        var stack: [(node: Int32, state: [[Frame]])] = [(0, current)]
+        while let (node, state) = stack.popLast() {
+            for token in vocabulary.terminals[Int(node)] { result.insert(Int(token)) }
+            for (byte, child) in vocabulary.children[Int(node)] {
+                let next = grammar.advance(state, byte)
+                if !next.isEmpty { stack.append((child, next)) }
+            }
+        }
+        if canEnd {
+            result.allowsEnd = true
+            for token in vocabulary.endOfGeneration where token < vocabulary.count { result.insert(token) }
+        }
+        cache.masks[key] = result
+        mask = result
+    }
+}
+
+/// Masks by parse state, shared by copies of a matcher.
+final class MaskCache {
+    var masks: [[[Frame]]: TokenMask] = [:]
+}

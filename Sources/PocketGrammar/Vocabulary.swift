@@ -1,0 +1,88 @@
+/// The model's vocabulary as the grammar sees it: the bytes of each token, and which tokens
+/// end generation. Tokens with no bytes (special tokens) are never allowed inside a value.
+///
+/// Building a vocabulary also builds a trie over the token bytes, which lets the mask be
+/// computed by walking shared prefixes once instead of matching every token separately.
+public final class Vocabulary: Sendable {
+    /// Bytes of each token id.
+    public let tokens: [[UInt8]]
+    /// Tokens that end generation; allowed only when the value is complete.
+    public let endOfGeneration: Set<Int>
+    /// Number of tokens.
+    public var count: Int { tokens.count }
+    /// Length of the longest token in bytes.
+    public let longestToken: Int
+
+    /// Trie nodes: children as (byte, node) sorted by byte, and the tokens ending at each node.
+    let children: [[(byte: UInt8, node: Int32)]]
+    let terminals: [[Int32]]
+
+    /// Creates a vocabulary.
+    ///
+    /// - Parameters:
+    ///   - tokens: The bytes each token id stands for; pass `[]` for tokens that must never
+    ///     appear inside structured output (control tokens).
+    ///   - endOfGeneration: Ids that end generation.
+    public init(tokens: [[UInt8]], endOfGeneration: Set<Int>) {
+        self.tokens = tokens
+        self.endOfGeneration = endOfGeneration
+        var children: [[UInt8: Int32]] = [[:]]
+        var terminals: [[Int32]] = [[]]
+        for (id, bytes) in tokens.enumerated() where !bytes.isEmpty && !endOfGeneration.contains(id) {
+            var node = 0
+            for b in bytes {
+                if let next = children[node][b] {
+                    node = Int(next)
+                } else {
+                    children.append([:])
+                    terminals.append([])
+                    children[node][b] = Int32(children.count - 1)
+                    node = children.count - 1
+                }
+            }
+            terminals[node].append(Int32(id))
+        }
+        self.children = children.map { $0.sorted { $0.key < $1.key }.map { (byte: $0.key, node: $0.value) } }
+        self.terminals = terminals
+        longestToken = tokens.map(\.count).max() ?? 0
+    }
+}
+
+/// A set of allowed token ids, as a bitset over the vocabulary.
+public struct TokenMask: Sendable, Equatable {
+    /// 64 tokens per word.
+    public private(set) var words: [UInt64]
+    /// Whether ending generation is allowed.
+    public var allowsEnd = false
+
+    /// An empty mask for `count` tokens.
+    public init(count: Int) {
+        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
+
+    /// Whether token `id` is allowed.
+    @inline(__always) public func contains(_ id: Int) -> Bool {
+        id >= 0 && id / 64 < words.count && words[id / 64] & (1 << UInt64(id % 64)) != 0
+    }
+
+    /// Allows token `id`.
+    @inline(__always) public mutating func insert(_ id: Int) {
+        words[id / 64] |= 1 << UInt64(id % 64)
+    }
+
+    /// Number of allowed tokens (not counting the end).
+    public var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// The allowed ids in increasing order.
+    public var allowedTokens: [Int] {
+        var out: [Int] = []
+        for (w, word) in words.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                out.append(w * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+        return out
+    }
+}
