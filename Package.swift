@@ -56,11 +56,11 @@ let package = Package(
         // The `pocket` command-line tool.
         .executableTarget(
             name: "PocketCLI",
-            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer"]),
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar"]),
         // The benchmark runner `pocket-bench` (sources in Benchmarks/).
         .executableTarget(
             name: "PocketBench",
-            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer"],
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar"],
             path: "Benchmarks", swiftSettings: hostTuned),
 
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"], exclude: ["Fixtures"]),

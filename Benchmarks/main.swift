@@ -10,6 +10,7 @@ import Foundation
 let benchUsage = """
     usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--json]
            pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
+           pocket-bench grammar [--json]           grammar mask and compile timings
 
     Without --model: the default model, its q2_K requantization and the synthetic 3B Q2_K model,
     each if present in Weights/ (missing ones are listed with the command that creates them).
@@ -19,6 +20,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "synth": try SyntheticModelCommand.run(Array(arguments.dropFirst()))
+    case "grammar": try GrammarBenchmarkCommand.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(benchUsage)
     default: try ThroughputCommand.run(arguments)
     }

@@ -5,13 +5,15 @@ import PocketTransformer
 enum GenerateCommand {
     static func run(_ argv: ArraySlice<String>) throws {
         let arguments = try Arguments(
-            argv, valueOptions: LoadedModel.valueOptions.union(SamplingOptions.valueOptions).union(["tokens"]),
+            argv, valueOptions: LoadedModel.valueOptions.union(SamplingOptions.valueOptions).union(["tokens", "schema"]),
             switches: SamplingOptions.switches, aliases: ["n": "tokens"])
         guard arguments.positionals.count == 1, let prompt = arguments.positionals.first else {
             throw CLIError.usage("generate takes exactly one PROMPT argument (quote it)")
         }
         let maximumTokens = try arguments.integer("tokens", default: 128, in: 1...(1 << 20))
-        var sampler = Sampler(try SamplingOptions.parameters(arguments))
+        let sampling = try SamplingOptions.parameters(arguments)
+        var sampler = Sampler(sampling)
+        let grammar = try arguments.string("schema").map(StructuredGeneration.grammar(atPath:))
         let model = try LoadedModel(arguments)
         let tokens = model.tokenizer.encode(prompt, parseSpecial: true)
         guard !tokens.isEmpty else { throw CLIError.usage("the prompt is empty") }
@@ -19,6 +21,16 @@ enum GenerateCommand {
         guard budget > 0 else {
             throw CLIError.failure(
                 "the prompt has \(tokens.count) tokens; the context holds \(model.transformer.contextLength) (use --context)")
+        }
+        if let grammar {
+            let (count, complete) = try StructuredGeneration.generate(
+                model: model, prompt: tokens, grammar: grammar, sampling: sampling,
+                maximumTokens: min(maximumTokens, budget), output: Log.output)
+            Log.output("\n")
+            guard complete else {
+                throw CLIError.failure("the output is incomplete after \(count) tokens (raise -n or --context)")
+            }
+            return
         }
         var detokenizer = StreamingDetokenizer(tokenizer: model.tokenizer)
         let statistics = try model.transformer.generate(

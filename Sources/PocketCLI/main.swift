@@ -7,8 +7,9 @@ let usage = """
 
     commands:
       generate    [--model PATH] [-n N] [--greedy | --temperature T --top-k K --top-p P]
-                  [--seed S] [--threads N] [--context N] PROMPT
-                  Continue PROMPT verbatim (special tokens parsed, no chat template).
+                  [--seed S] [--threads N] [--context N] [--schema FILE.json] PROMPT
+                  Continue PROMPT verbatim (special tokens parsed, no chat template);
+                  with --schema, the output is JSON constrained to the schema.
       chat        [--model PATH] [--system TEXT] [-n N] [sampling options] [--threads N]
                   Interactive multi-turn chat with the model's chat template.
       tokenize    [--model PATH] [--special] TEXT
@@ -17,6 +18,9 @@ let usage = """
                   Perplexity of a text file (llama.cpp protocol); last line `PPL = <value>`.
       info        [--model PATH]
                   Architecture, sizes, metadata and tensor table.
+      schema check --schema FILE.json [--model PATH]
+                  Check JSON documents (one per line on stdin) token by token against
+                  the schema: accept, reject <token> <byte>, or incomplete.
 
     --model defaults to $POCKET_MODEL, then Weights/SmolLM2-135M-Instruct.Q4_1.gguf.
     """
@@ -27,6 +31,7 @@ let commands: [String: (ArraySlice<String>) throws -> Void] = [
     "tokenize": TokenizeCommand.run,
     "perplexity": PerplexityCommand.run,
     "info": InfoCommand.run,
+    "schema": SchemaCommand.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Measures the grammar engine on a vocabulary: schema compile time and mask time over a suite
+/// of representative schemas, walking each one with a deterministic token sequence.
+public enum GrammarBenchmark {
+    /// What one run measured.
+    public struct Result: Codable, Sendable {
+        /// Median time to compute one token mask, in microseconds.
+        public var mask_p50_us: Double
+        /// 99th-percentile mask time, in microseconds.
+        public var mask_p99_us: Double
+        /// Median schema compile time (import + compile), in milliseconds.
+        public var compile_p50_ms: Double
+        /// Number of schemas in the suite.
+        public var schemas: Int
+        /// Tokens in the vocabulary.
+        public var vocab_size: Int
+        /// Masks measured.
+        public var masks: Int
+    }
+
+    /// The suite: flat objects, nested arrays of objects, enums, numeric ranges, free strings,
+    /// recursive types, choices and free-form values.
+    public static let suite: [String] = [
+        ##"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0,"maximum":20},"profile":{"type":"string"}},"required":["name","age","profile"]}"##,
+        ##"{"type":"object","properties":{"suggestions":{"type":"array","items":{"type":"string"},"minItems":4,"maxItems":4}},"required":["suggestions"]}"##,
+        ##"{"type":"object","properties":{"title":{"type":"string"},"days":{"type":"array","items":{"$ref":"#/$defs/Day"},"maxItems":3}},"required":["title","days"],"$defs":{"Day":{"type":"object","properties":{"day":{"type":"integer","minimum":1,"maximum":7},"activities":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["day","activities"]}}}"##,
+        ##"{"enum":["red","green","blue","yellow","purple"]}"##,
+        ##"{"type":"object","properties":{"mood":{"enum":["calm","curious","sleepy"]},"score":{"type":"number","minimum":-5,"maximum":5}},"required":["mood","score"]}"##,
+        ##"{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer","minimum":-100,"maximum":100},"y":{"type":"integer","minimum":-100,"maximum":100}},"required":["x","y"]},"maxItems":5}"##,
+        ##"{"$defs":{"Node":{"type":"object","properties":{"value":{"type":"integer"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"},"maxItems":2}},"required":["value","children"]}},"$ref":"#/$defs/Node"}"##,
+        ##"{"anyOf":[{"type":"object","properties":{"kind":{"const":"cat"},"lives":{"type":"integer","minimum":1,"maximum":9}},"required":["kind","lives"]},{"type":"object","properties":{"kind":{"const":"dog"},"name":{"type":"string"}},"required":["kind","name"]}]}"##,
+        ##"{"type":"object","properties":{"ok":{"type":"boolean"},"reason":{"type":"string","maxLength":80}},"required":["ok"]}"##,
+        ##"{"type":"object","properties":{"data":{}},"required":["data"]}"##,
+        ##"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"},"e":{"type":"string"}},"required":["a","b","c","d","e"]}"##,
+        ##"{"type":"object","properties":{"temperature":{"type":"number","minimum":-40,"maximum":60},"unit":{"enum":["C","F"]}},"required":["temperature","unit"]}"##,
+        ##"{"type":"array","items":{"type":"string","maxLength":20},"minItems":1,"maxItems":8}"##,
+        ##"{"type":"object","properties":{"tool":{"enum":["getWeather","findContact","search"]},"arguments":{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}},"required":["tool","arguments"]}"##,
+        ##"{"type":"object","properties":{"answer":{"type":"integer","minimum":0,"maximum":1000000}},"required":["answer"]}"##,
+        ##"{"type":"object","properties":{"name":{"type":"string"},"nickname":{"type":"string"},"email":{"type":"string"}},"required":["name"]}"##,
+        ##"{"type":"object","properties":{"matrix":{"type":"array","items":{"type":"array","items":{"type":"number"},"maxItems":3},"maxItems":3}},"required":["matrix"]}"##,
+        ##"{"type":"object","properties":{"level":{"enum":["low","medium","high","critical"]},"tags":{"type":"array","items":{"enum":["a","b","c"]},"maxItems":3}},"required":["level","tags"]}"##,
+        ##"{"type":"object","properties":{"riddle":{"type":"string"},"answers":{"type":"array","items":{"type":"object","properties":{"text":{"type":"string"},"correct":{"type":"boolean"}},"required":["text","correct"]},"maxItems":4}},"required":["riddle","answers"]}"##,
+        ##"{"type":"object","properties":{"summary":{"type":"string","maxLength":200},"sentiment":{"type":"number","minimum":-1,"maximum":1}},"required":["summary","sentiment"]}"##,
+    ]
+
+    /// Runs the suite: compiles each schema `repetitions` times, then walks it for up to
+    /// `steps` tokens choosing, at each step, the allowed token that a fixed pseudo-random
+    /// preference order ranks first, and times every mask.
+    public static func run(vocabulary: Vocabulary, steps: Int = 64, repetitions: Int = 5) throws -> Result {
+        var compileTimes: [Double] = []
+        var maskTimes: [Double] = []
+        let clock = ContinuousClock()
+        for (index, text) in suite.enumerated() {
+            var grammar: CompiledGrammar?
+            for _ in 0..<repetitions {
+                let start = clock.now
+                grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: text))
+                compileTimes.append(seconds(clock.now - start) * 1000)
+            }
+            var matcher = GrammarMatcher(grammar: grammar!, vocabulary: vocabulary)
+            var mask = TokenMask(count: vocabulary.count)
+            var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 | 1
+            for _ in 0..<steps {
+                let start = clock.now
+                matcher.fillMask(&mask)
+                maskTimes.append(seconds(clock.now - start) * 1e6)
+                let allowed = mask.allowedTokens.filter { !vocabulary.endOfGeneration.contains($0) }
+                if allowed.isEmpty || matcher.isComplete { break }
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                matcher.accept(allowed[Int(state >> 33) % allowed.count])
+            }
+        }
+        func percentile(_ values: [Double], _ p: Double) -> Double {
+            let sorted = values.sorted()
+            return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
+        return Result(mask_p50_us: percentile(maskTimes, 0.5), mask_p99_us: percentile(maskTimes, 0.99),
+                      compile_p50_ms: percentile(compileTimes, 0.5), schemas: suite.count,
+                      vocab_size: vocabulary.count, masks: maskTimes.count)
+    }
+
+    private static func seconds(_ d: Duration) -> Double {
+        let (s, atto) = d.components
+        return Double(s) + Double(atto) * 1e-18
+    }
+}
