@@ -101,6 +101,21 @@ extension CompiledGrammar {
         }
     }
 
+    /// When every stack is inside plain string content (no escape or multi-byte character
+    /// pending), the most bytes any of them may still add (a token is allowed when one stack
+    /// accepts it); otherwise nil.
+    func roomInStringContent(_ stacks: [[Frame]]) -> Int? {
+        guard !stacks.isEmpty else { return nil }
+        var room = 0
+        for stack in stacks {
+            guard case .string(let n, let length, let state)? = stack.last, state.escape == 0, state.continuation == 0 else {
+                return nil
+            }
+            room = max(room, Int(string(n).maximum - length))
+        }
+        return room
+    }
+
     /// Whether the document may end here.
     func isAccepting(_ stacks: [[Frame]]) -> Bool {
         stacks.contains { stack in
@@ -470,8 +485,9 @@ extension CompiledGrammar {
         }
         let lower = minimum ?? -.infinity, upper = maximum ?? .infinity
         for (a, b) in ranges {
-            let (lo, hi) = s.negative ? (-b, -a) : (a, b)
-            if hi >= lower && lo <= upper { return true }
+            // A negative sign must lead to a value below zero: "-0" is never produced.
+            let (lo, hi) = s.negative ? (-b, a == 0 ? -Double.leastNonzeroMagnitude : -a) : (a, b)
+            if hi >= lower && lo <= upper && lo <= hi { return true }
         }
         return false
     }
@@ -479,6 +495,7 @@ extension CompiledGrammar {
     func numberIsComplete(_ s: NumberState) -> Bool {
         guard s.phase == 1 || s.phase == 3 else { return false }
         let (minimum, maximum, _) = bounds(s.node)
+        if s.negative && s.magnitude == 0 { return false }
         let value = s.negative ? -s.magnitude : s.magnitude
         return value >= (minimum ?? -.infinity) && value <= (maximum ?? .infinity)
     }

@@ -115,3 +115,4 @@ import Testing
         #expect(mask.allowsEnd && mask.contains(SyntheticVocabulary.end))
     }
 }
+

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import PocketGrammar
+
+/// The guarantees on the default model's 49,152-token vocabulary.
+@Suite(.enabled(if: TestModel.isInstalled, "needs Weights/fetch"), .serialized)
+struct RealVocabularyTests {
+    @Test(arguments: Array(Schemas.all.indices))
+    func randomWalksAreValidAndNeverStuck(schema index: Int) throws {
+        let text = Schemas.all[index]
+        let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: text))
+        for seed in 0..<6 {
+            guard let out = randomWalk(grammar, TestModel.vocabulary, seed: UInt64(seed) + 1000) else {
+                Issue.record("dead end: schema \(index) seed \(seed)")
+                continue
+            }
+            #expect(Validator.validate(out, against: text) == nil, "schema \(index): \(out)")
+        }
+    }
+
+    /// Valid documents, tokenized as the model would write them, are accepted token by token;
+    /// each invalid one is rejected exactly at the byte that breaks it (found by hand).
+    @Test func documentsAreCheckedTokenByToken() throws {
+        let cases: [(schema: Int, document: String, firstBadByte: Int?)] = [
+            (0, ##"{"name":"Whiskers","age":3}"##, nil),
+            (0, ##"{"name":"Whiskers","age":30}"##, 26),          // 30 > 20: the "0"
+            (0, ##"{"age":3,"name":"Whiskers"}"##, 2),            // wrong order: "a" of age
+            (1, ##"{"tags":["calm","fluffy"]}"##, nil),
+            (1, ##"{"tags":[]}"##, 9),                             // minItems 1: the "]"
+            (2, ##"{"mood":"curious","score":-2.5}"##, nil),
+            (2, ##"{"mood":"angry","score":1}"##, 9),              // not an enum value: "a"
+            (5, ##"{"v":1,"kids":[{"v":2,"kids":[]}]}"##, nil),
+            (6, ##"{"kind":"dog"}"##, nil),
+            (6, ##"{"kind":"cat"}"##, 13),                         // cats need lives: the "}"
+            (7, ##"{"note":"hi","extra":{"a":[1,true,null]}}"##, nil),
+        ]
+        let tokenizer = TestModel.tokenizer
+        for c in cases {
+            let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: Schemas.all[c.schema]))
+            let tokens = tokenizer.encode(c.document)
+            let outcome = SchemaCheck.check(tokens: tokens, grammar: grammar, vocabulary: TestModel.vocabulary)
+            guard let bad = c.firstBadByte else {
+                #expect(outcome == .accept, "\(c.document)")
+                continue
+            }
+            // The token that contains the first bad byte.
+            var offset = 0, index = 0
+            while offset + tokenizer.bytes(of: tokens[index]).count <= bad {
+                offset += tokenizer.bytes(of: tokens[index]).count
+                index += 1
+            }
+            #expect(outcome == .reject(tokenIndex: index, byteOffset: bad), "\(c.document): \(outcome)")
+        }
+    }
+
+    @Test func specialTokensAreNeverAllowedInValues() throws {
+        let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: ##"{"type":"string"}"##))
+        var matcher = GrammarMatcher(grammar: grammar, vocabulary: TestModel.vocabulary)
+        let accepted = matcher.accept(bytes: Array("\"abc".utf8))
+        #expect(accepted)
+        var mask = TokenMask(count: TestModel.vocabulary.count)
+        matcher.fillMask(&mask)
+        for id in 0..<TestModel.tokenizer.vocabularySize where TestModel.tokenizer.isSpecial(id) {
+            #expect(!mask.contains(id) || TestModel.vocabulary.endOfGeneration.contains(id) && mask.allowsEnd)
+        }
+        #expect(!mask.allowsEnd)
+    }
+}
