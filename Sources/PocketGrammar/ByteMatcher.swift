@@ -30,6 +30,9 @@ enum Frame: Hashable, Sendable {
     case arrayNext(Int32, count: Int32)
     /// Inside string content (node `n`, or `keyNode` for a free object's key).
     case string(Int32, length: Int32, state: StringState)
+    /// Inside a string that must match a pattern: NFA states, bytes so far, and a partly read
+    /// UTF-8 character (`pending` bytes still needed, `scalar` its bits so far).
+    case patternString(Int32, states: UInt64, length: Int32, scalar: UInt32, pending: UInt8, width: UInt8)
     /// Inside a number.
     case number(NumberState)
     /// Any-value object: after `{`, after a key, waiting under a value, after a value, after `,`.
@@ -238,6 +241,54 @@ extension CompiledGrammar {
         case .string(let n, let length, let state):
             feedString(stack, n, length, state, byte, into: &out)
 
+        case .patternString(let n, let states, let length, let scalar, let pending, let width):
+            guard case .pattern(let p, let maximum) = kinds[Int(n)] else { return }
+            let nfa = patterns[Int(p)]
+            if pending > 0 {
+                guard byte & 0xC0 == 0x80 else { return }
+                let value = scalar << 6 | UInt32(byte & 0x3F)
+                if pending > 1 {
+                    let shift = UInt32(6 * (pending - 1))
+                    guard let range = Self.scalarRange(prefix: value, shift: shift, width: width),
+                          nfa.accepts(states, anyOf: range) else { return }
+                    out.append(replacingTop(stack, with: .patternString(n, states: states, length: length, scalar: value, pending: pending - 1, width: width)))
+                    return
+                }
+                // Reject overlong forms and surrogates, then step the NFA on the character.
+                guard value >= 0x80, !(0xD800...0xDFFF).contains(value), value <= 0x10FFFF else { return }
+                let next = nfa.step(states, value)
+                if next != 0, nfa.distance(next) <= Int(maximum - length) {
+                    out.append(replacingTop(stack, with: .patternString(n, states: next, length: length, scalar: 0, pending: 0, width: 0)))
+                }
+                return
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                if nfa.isAccepting(states) { complete(stack, into: &out) }
+            case UInt8(ascii: "\\"), 0..<0x20:
+                return  // characters JSON must escape are not produced inside patterns
+            case 0x20..<0x80:
+                guard length + 1 <= maximum else { return }
+                let next = nfa.step(states, UInt32(byte))
+                if next != 0, nfa.distance(next) <= Int(maximum - length - 1) {
+                    out.append(replacingTop(stack, with: .patternString(n, states: next, length: length + 1, scalar: 0, pending: 0, width: 0)))
+                }
+            default:
+                let needed: UInt8
+                switch byte {
+                case 0xC2...0xDF: needed = 1
+                case 0xE0...0xEF: needed = 2
+                case 0xF0...0xF4: needed = 3
+                default: return
+                }
+                guard length + Int32(needed) + 1 <= maximum else { return }
+                let bits = UInt32(byte) & (needed == 1 ? 0x1F : needed == 2 ? 0x0F : 0x07)
+                guard let range = Self.scalarRange(prefix: bits, shift: UInt32(6 * needed), width: needed + 1),
+                      nfa.accepts(states, anyOf: range) else { return }
+                out.append(replacingTop(stack, with: .patternString(
+                    n, states: states, length: length + Int32(needed) + 1, scalar: bits, pending: needed, width: needed + 1)))
+            }
+
         case .number(let state):
             if let next = extend(state, byte) {
                 out.append(replacingTop(stack, with: .number(next)))
@@ -310,6 +361,10 @@ extension CompiledGrammar {
             if byte == UInt8(ascii: "[") && stack.count < maximumDepth { out.append(replacingTop(stack, with: .arrayOpen(n))) }
         case .string:
             if byte == UInt8(ascii: "\"") { out.append(replacingTop(stack, with: .string(n, length: 0, state: StringState()))) }
+        case .pattern(let p, _):
+            if byte == UInt8(ascii: "\"") {
+                out.append(replacingTop(stack, with: .patternString(n, states: patterns[Int(p)].initial, length: 0, scalar: 0, pending: 0, width: 0)))
+            }
         case .choices(let ids):
             for id in ids where literals[Int(id)][0] == byte {
                 let next = replacingTop(stack, with: .literal(id: id, matched: 1))
@@ -388,6 +443,16 @@ extension CompiledGrammar {
             state.continuation = UInt8(needed - 1)
             out.append(replacingTop(stack, with: .string(n, length: length + needed, state: state)))
         }
+    }
+
+    /// The scalars a partly read UTF-8 character can still become: those whose leading bits
+    /// are `prefix` (with `shift` bits to come), within the values an encoding of `width`
+    /// bytes may hold (no overlong forms). Nil when none.
+    static func scalarRange(prefix: UInt32, shift: UInt32, width: UInt8) -> ClosedRange<UInt32>? {
+        let valid: ClosedRange<UInt32> = width == 2 ? 0x80...0x7FF : width == 3 ? 0x800...0xFFFF : 0x10000...0x10FFFF
+        let low = max(prefix << shift, valid.lowerBound)
+        let high = min((prefix << shift) | ((1 << shift) - 1), valid.upperBound)
+        return low <= high ? low...high : nil
     }
 
     private func isHexDigit(_ b: UInt8) -> Bool {

@@ -7,6 +7,7 @@ public final class CompiledGrammar: Sendable {
         case object(properties: [Int32])          // indices into `properties`
         case array(items: Int32, minimum: Int32, maximum: Int32)
         case string(minimum: Int32, maximum: Int32)
+        case pattern(Int32, maximum: Int32)          // index into `patterns`
         case choices([Int32])                     // literal ids (enum strings)
         case literal(Int32)                       // one literal (constants, true/false/null)
         case integer(minimum: Double?, maximum: Double?)
@@ -24,6 +25,7 @@ public final class CompiledGrammar: Sendable {
     let kinds: [Kind]
     let properties: [CompiledProperty]
     let literals: [[UInt8]]
+    let patterns: [RegexNFA]
     let root: Int32
     /// Limit on nesting depth for `anyValue` and recursive schemas.
     let maximumDepth: Int
@@ -39,6 +41,7 @@ public final class CompiledGrammar: Sendable {
         kinds = builder.kinds
         properties = builder.properties
         literals = builder.literals
+        patterns = builder.patterns
         self.root = root
         self.maximumDepth = maximumDepth
     }
@@ -51,6 +54,7 @@ public final class CompiledGrammar: Sendable {
         var literalIndex: [[UInt8]: Int32] = [:]
         var definitionIDs: [String: Int32] = [:]
         var anyValueNeeded = false
+        var patterns: [RegexNFA] = []
 
         init(schema: GrammarSchema) { self.schema = schema }
 
@@ -100,7 +104,19 @@ public final class CompiledGrammar: Sendable {
                 let child = try add(items, path: path + "/items")
                 kind = .array(items: child, minimum: Int32(clamping: minimum), maximum: Int32(clamping: maximum ?? Int(Int32.max)))
             case .string(let constraint):
-                if let choices = constraint.choices {
+                if let pattern = constraint.pattern {
+                    let nfa: RegexNFA
+                    do { nfa = try RegexNFA(pattern) } catch {
+                        if case .invalidSchema(let message, _) = error { throw .invalidSchema(message, path: path + "/pattern") }
+                        throw error
+                    }
+                    let maximum = constraint.maximumLength ?? GrammarSchema.StringConstraint.defaultMaximumLength
+                    guard nfa.distance(nfa.initial) <= maximum else {
+                        throw .invalidSchema("no string of at most \(maximum) bytes matches the pattern", path: path + "/pattern")
+                    }
+                    patterns.append(nfa)
+                    kind = .pattern(Int32(patterns.count - 1), maximum: Int32(clamping: maximum))
+                } else if let choices = constraint.choices {
                     guard !choices.isEmpty else { throw .invalidSchema("a string with no allowed values", path: path) }
                     kind = .choices(choices.map { literal(Array(JSONText.quoted($0).utf8)) })
                 } else {

@@ -14,8 +14,14 @@ import Testing
     }
 
     @Test func unsupportedKeywordsAreNamedWithTheirPointer() {
-        #expect(throws: GrammarError.unsupportedKeyword("pattern", path: "#/properties/name/pattern")) {
-            try JSONSchemaImport.schema(fromJSON: ##"{"type":"object","properties":{"name":{"type":"string","pattern":"^a+$"}}}"##)
+        #expect(throws: GrammarError.unsupportedKeyword("format", path: "#/properties/name/format")) {
+            try JSONSchemaImport.schema(fromJSON: ##"{"type":"object","properties":{"name":{"type":"string","format":"email"}}}"##)
+        }
+        #expect(throws: GrammarError.self) {
+            try JSONSchemaImport.schema(fromJSON: ##"{"type":"string","pattern":"(a"}"##)
+        }
+        #expect(throws: GrammarError.self) {
+            try JSONSchemaImport.schema(fromJSON: ##"{"type":"string","pattern":"(?=a)b"}"##)
         }
         #expect(throws: GrammarError.unsupportedKeyword("uniqueItems", path: "#/uniqueItems")) {
             try JSONSchemaImport.schema(fromJSON: ##"{"type":"array","uniqueItems":true}"##)
@@ -59,6 +65,15 @@ import Testing
         let i = try grammar(##"{"type":"integer","minimum":-50,"maximum":120}"##)
         for ok in ["-50", "120", "0", "7", "-9"] { #expect(accepts(i, ok), "\(ok)") }
         for bad in ["-51", "121", "1.5", "200", "-0.5"] { #expect(!accepts(i, bad), "\(bad)") }
+    }
+
+    @Test func patternsMatchTheWholeString() throws {
+        let g = try grammar(##"{"type":"string","pattern":"^[A-Z]{2}-\\d{3}(x|yz)?$"}"##)
+        for ok in ["AB-123", "ZZ-000x", "QA-999yz"] { #expect(accepts(g, "\"\(ok)\""), "\(ok)") }
+        for bad in ["AB-12", "ab-123", "AB-1234", "AB-123y", "xAB-123", ""] { #expect(!accepts(g, "\"\(bad)\""), "\(bad)") }
+        let dots = try grammar(##"{"type":"string","pattern":"a.+b|[^a-c]*"}"##)
+        for ok in ["aéb", "a🙂🙂b", "", "xyz", "dd"] { #expect(accepts(dots, "\"\(ok)\""), "\(ok)") }
+        for bad in ["ab", "abc", "axbc"] { #expect(!accepts(dots, "\"\(bad)\""), "\(bad)") }
     }
 
     @Test func stringsAreBoundedByDefault() throws {

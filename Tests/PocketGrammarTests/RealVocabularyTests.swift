@@ -33,6 +33,8 @@ struct RealVocabularyTests {
             (6, ##"{"kind":"dog"}"##, nil),
             (6, ##"{"kind":"cat"}"##, 13),                         // cats need lives: the "}"
             (7, ##"{"note":"hi","extra":{"a":[1,true,null]}}"##, nil),
+            (8, ##"{"code":"AB-123","tags":["red-fox","cat"]}"##, nil),
+            (8, ##"{"code":"AB-12x","tags":[]}"##, 14),            // \d expected: the "x"
         ]
         let tokenizer = TestModel.tokenizer
         for c in cases {
