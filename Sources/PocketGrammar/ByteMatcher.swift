@@ -39,6 +39,8 @@ enum Frame: Hashable, Sendable {
     case freeObjectOpen, freeObjectKey, freeObjectColon, freeObjectValue, freeObjectNext, freeObjectComma
     /// Any-value array: after `[`, waiting under an element, after an element.
     case freeArrayOpen, freeArrayItem, freeArrayNext
+    /// A run of whitespace between JSON tokens (only when the grammar allows whitespace).
+    case whitespace(run: Int32)
 }
 
 /// Where string content is: plain, after `\`, in a `\uXXXX` escape, or inside a multi-byte
@@ -174,9 +176,32 @@ extension CompiledGrammar {
         return (candidates, true)
     }
 
+    private func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+
+    /// Frames between JSON tokens, where optional whitespace may appear.
+    private func isBetweenTokens(_ frame: Frame) -> Bool {
+        switch frame {
+        case .expect, .objectOpen, .objectNext, .objectComma, .arrayOpen, .arrayNext,
+             .freeObjectOpen, .freeObjectColon, .freeObjectNext, .freeObjectComma, .freeArrayOpen, .freeArrayNext: true
+        default: false
+        }
+    }
+
     private func feed(_ stack: [Frame], _ byte: UInt8, into out: inout [[Frame]]) {
         guard let top = stack.last else { return }  // a complete document takes no more bytes
+        if maximumWhitespace > 0 && isWhitespace(byte) && isBetweenTokens(top) {
+            var next = stack
+            next.append(.whitespace(run: 1))
+            out.append(next)
+            return
+        }
         switch top {
+        case .whitespace(let run):
+            if isWhitespace(byte) {
+                if run < maximumWhitespace { out.append(replacingTop(stack, with: .whitespace(run: run + 1))) }
+            } else {
+                feed(Array(stack.dropLast()), byte, into: &out)
+            }
         case .expect(let n):
             feedValueStart(stack, n, byte, into: &out)
 

@@ -29,12 +29,29 @@ public final class CompiledGrammar: Sendable {
     let root: Int32
     /// Limit on nesting depth for `anyValue` and recursive schemas.
     let maximumDepth: Int
+    /// Longest run of whitespace allowed between JSON tokens (0: compact output).
+    let maximumWhitespace: Int32
+
+    /// How much whitespace the output may contain outside strings.
+    public enum Whitespace: Sendable, Equatable {
+        /// None: `{"a":1,"b":[2,3]}` (the default; fewest tokens).
+        case compact
+        /// Runs of at most `maximumRun` spaces, tabs or newlines between JSON tokens, so the
+        /// model may pretty-print but never pad without end.
+        case bounded(maximumRun: Int)
+    }
 
     /// Compiles a schema.
     ///
     /// - Throws: ``GrammarError`` for undefined references, a reference cycle that never
     ///   produces a value, empty choices, or inconsistent bounds.
-    public init(_ schema: GrammarSchema, maximumDepth: Int = 32) throws(GrammarError) {
+    public init(_ schema: GrammarSchema, whitespace: Whitespace = .compact, maximumDepth: Int = 32) throws(GrammarError) {
+        if case .bounded(let run) = whitespace {
+            guard run >= 1 && run <= 256 else { throw .invalidSchema("whitespace runs must be 1...256 bytes, got \(run)", path: "#") }
+            maximumWhitespace = Int32(run)
+        } else {
+            maximumWhitespace = 0
+        }
         var builder = Builder(schema: schema)
         let root = try builder.add(schema.root, path: "#")
         for word in ["true", "false", "null"] { _ = builder.literal(Array(word.utf8)) }

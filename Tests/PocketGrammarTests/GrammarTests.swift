@@ -76,6 +76,25 @@ import Testing
         for bad in ["ab", "abc", "axbc"] { #expect(!accepts(dots, "\"\(bad)\""), "\(bad)") }
     }
 
+    @Test func whitespaceIsCompactByDefaultAndBoundedWhenAllowed() throws {
+        let schema = try JSONSchemaImport.schema(fromJSON: Schemas.all[0])
+        let compact = try CompiledGrammar(schema)
+        let pretty = try CompiledGrammar(schema, whitespace: .bounded(maximumRun: 4))
+        let spaced = "{\n  \"name\": \"Tom\",\n  \"age\": 3\n}"
+        #expect(!accepts(compact, spaced))
+        #expect(accepts(pretty, spaced))
+        #expect(accepts(pretty, ##"{"name":"Tom","age":3}"##))
+        #expect(!accepts(pretty, "{     \"name\":\"Tom\",\"age\":3}"))     // a run of 5
+        #expect(!accepts(pretty, "{\"na me\":\"Tom\",\"age\":3}".replacingOccurrences(of: "na me", with: "name ")))
+        for seed in 0..<10 {
+            guard let out = randomWalk(pretty, SyntheticVocabulary.vocabulary, seed: UInt64(seed)) else {
+                Issue.record("dead end with whitespace, seed \(seed)")
+                continue
+            }
+            #expect(Validator.validate(out, against: Schemas.all[0]) == nil, "\(out)")
+        }
+    }
+
     @Test func stringsAreBoundedByDefault() throws {
         let g = try grammar(##"{"type":"string"}"##)
         #expect(accepts(g, "\"" + String(repeating: "a", count: GrammarSchema.StringConstraint.defaultMaximumLength) + "\""))

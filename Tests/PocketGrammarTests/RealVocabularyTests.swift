@@ -55,6 +55,44 @@ struct RealVocabularyTests {
         }
     }
 
+    /// Randomized: valid documents (random walks over a byte vocabulary), tokenized as the
+    /// model would, are accepted token by token; a one-byte change makes the document either
+    /// still valid (then accepted) or rejected no earlier than the changed byte.
+    @Test(arguments: Array(Schemas.all.indices))
+    func randomDocumentsAndMutationsAreCheckedConsistently(schema index: Int) throws {
+        let text = Schemas.all[index]
+        let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: text))
+        var rng = SeededRandom(seed: UInt64(index) + 77)
+        var checked = 0
+        defer { #expect(checked >= 3, "only \(checked) documents could be checked for schema \(index)") }
+        for seed in 0..<16 {
+            guard let document = randomWalk(grammar, SyntheticVocabulary.vocabulary, seed: UInt64(seed) + 500),
+                  Validator.validate(document, against: text) == nil else { continue }
+            let tokens = TestModel.tokenizer.encode(document)
+            // Skip text the vocabulary cannot spell (bytes such as DEL have no token here).
+            guard !tokens.contains(where: TestModel.tokenizer.isSpecial) else { continue }
+            checked += 1
+            #expect(SchemaCheck.check(tokens: tokens, grammar: grammar, vocabulary: TestModel.vocabulary) == .accept, "\(document)")
+            // Mutate one byte into a printable ASCII character.
+            var bytes = Array(document.utf8)
+            let position = Int(rng.next() % UInt64(bytes.count))
+            bytes[position] = UInt8(0x20 + rng.next() % 95)
+            guard let mutated = String(validating: bytes, as: UTF8.self) else { continue }
+            let mutatedTokens = TestModel.tokenizer.encode(mutated)
+            guard !mutatedTokens.contains(where: TestModel.tokenizer.isSpecial) else { continue }
+            let outcome = SchemaCheck.check(tokens: mutatedTokens, grammar: grammar, vocabulary: TestModel.vocabulary)
+            if Validator.validate(mutated, against: text) == nil {
+                #expect(outcome == .accept || outcome == .incomplete, "\(mutated): \(outcome)")
+            } else {
+                switch outcome {
+                case .reject(_, let offset): #expect(offset >= position, "\(mutated): rejected at \(offset) before the change at \(position)")
+                case .incomplete: break
+                case .accept: Issue.record("accepted an invalid document: \(mutated)")
+                }
+            }
+        }
+    }
+
     @Test func specialTokensAreNeverAllowedInValues() throws {
         let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: ##"{"type":"string"}"##))
         var matcher = GrammarMatcher(grammar: grammar, vocabulary: TestModel.vocabulary)
