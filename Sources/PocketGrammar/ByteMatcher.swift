@@ -267,51 +267,14 @@ extension CompiledGrammar {
             feedString(stack, n, length, state, byte, into: &out)
 
         case .patternString(let n, let states, let length, let scalar, let pending, let width):
-            guard case .pattern(let p, let maximum) = kinds[Int(n)] else { return }
-            let nfa = patterns[Int(p)]
-            if pending > 0 {
-                guard byte & 0xC0 == 0x80 else { return }
-                let value = scalar << 6 | UInt32(byte & 0x3F)
-                if pending > 1 {
-                    let shift = UInt32(6 * (pending - 1))
-                    guard let range = Self.scalarRange(prefix: value, shift: shift, width: width),
-                          nfa.accepts(states, anyOf: range) else { return }
-                    out.append(replacingTop(stack, with: .patternString(n, states: states, length: length, scalar: value, pending: pending - 1, width: width)))
-                    return
-                }
-                // Reject overlong forms and surrogates, then step the NFA on the character.
-                guard value >= 0x80, !(0xD800...0xDFFF).contains(value), value <= 0x10FFFF else { return }
-                let next = nfa.step(states, value)
-                if next != 0, nfa.distance(next) <= Int(maximum - length) {
-                    out.append(replacingTop(stack, with: .patternString(n, states: next, length: length, scalar: 0, pending: 0, width: 0)))
-                }
-                return
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                if nfa.isAccepting(states) { complete(stack, into: &out) }
-            case UInt8(ascii: "\\"), 0..<0x20:
-                return  // characters JSON must escape are not produced inside patterns
-            case 0x20..<0x80:
-                guard length + 1 <= maximum else { return }
-                let next = nfa.step(states, UInt32(byte))
-                if next != 0, nfa.distance(next) <= Int(maximum - length - 1) {
-                    out.append(replacingTop(stack, with: .patternString(n, states: next, length: length + 1, scalar: 0, pending: 0, width: 0)))
-                }
-            default:
-                let needed: UInt8
-                switch byte {
-                case 0xC2...0xDF: needed = 1
-                case 0xE0...0xEF: needed = 2
-                case 0xF0...0xF4: needed = 3
-                default: return
-                }
-                guard length + Int32(needed) + 1 <= maximum else { return }
-                let bits = UInt32(byte) & (needed == 1 ? 0x1F : needed == 2 ? 0x0F : 0x07)
-                guard let range = Self.scalarRange(prefix: bits, shift: UInt32(6 * needed), width: needed + 1),
-                      nfa.accepts(states, anyOf: range) else { return }
+            let position = PatternPosition(states: states, length: length, scalar: scalar, pending: pending, width: width)
+            if byte == UInt8(ascii: "\""), pending == 0 {
+                guard case .pattern(let p, _) = kinds[Int(n)], patterns[Int(p)].isAccepting(states) else { return }
+                complete(stack, into: &out)
+            } else if case .pattern(let p, let maximum) = kinds[Int(n)],
+                      let next = Self.patternStep(patterns[Int(p)], maximum, position, byte) {
                 out.append(replacingTop(stack, with: .patternString(
-                    n, states: states, length: length + Int32(needed) + 1, scalar: bits, pending: needed, width: needed + 1)))
+                    n, states: next.states, length: next.length, scalar: next.scalar, pending: next.pending, width: next.width)))
             }
 
         case .number(let state):
@@ -467,6 +430,66 @@ extension CompiledGrammar {
             guard length + needed <= maximum else { return }
             state.continuation = UInt8(needed - 1)
             out.append(replacingTop(stack, with: .string(n, length: length + needed, state: state)))
+        }
+    }
+
+    /// Where a pattern-constrained string is: NFA states, bytes so far, and a partly read
+    /// UTF-8 character (`pending` bytes to come, `scalar` its bits so far, `width` its size).
+    struct PatternPosition: Hashable {
+        var states: UInt64
+        var length: Int32
+        var scalar: UInt32 = 0
+        var pending: UInt8 = 0
+        var width: UInt8 = 0
+    }
+
+    /// Advances pattern string `n` by one content byte (not the closing quote); nil when the
+    /// byte is not allowed. A byte is refused when the pattern could not be completed within
+    /// the length limit after it, or when a multi-byte character's prefix allows no character
+    /// the pattern accepts. Characters JSON must escape are never produced inside patterns.
+    static func patternStep(_ nfa: RegexNFA, _ maximum: Int32, _ at: PatternPosition, _ byte: UInt8) -> PatternPosition? {
+        var next = at
+        if at.pending > 0 {
+            guard byte & 0xC0 == 0x80 else { return nil }
+            let value = at.scalar << 6 | UInt32(byte & 0x3F)
+            if at.pending > 1 {
+                let shift = UInt32(6 * (at.pending - 1))
+                guard let range = Self.scalarRange(prefix: value, shift: shift, width: at.width),
+                      nfa.accepts(at.states, anyOf: range) else { return nil }
+                next.scalar = value
+                next.pending -= 1
+                return next
+            }
+            guard value >= 0x80, !(0xD800...0xDFFF).contains(value), value <= 0x10FFFF else { return nil }
+            let states = nfa.step(at.states, value)
+            guard states != 0, nfa.distance(states) <= Int(maximum - at.length) else { return nil }
+            return PatternPosition(states: states, length: at.length)
+        }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0..<0x20:
+            return nil
+        case 0x20..<0x80:
+            guard at.length + 1 <= maximum else { return nil }
+            let states = nfa.step(at.states, UInt32(byte))
+            guard states != 0, nfa.distance(states) <= Int(maximum - at.length - 1) else { return nil }
+            return PatternPosition(states: states, length: at.length + 1)
+        default:
+            let needed: UInt8
+            switch byte {
+            case 0xC2...0xDF: needed = 1
+            case 0xE0...0xEF: needed = 2
+            case 0xF0...0xF4: needed = 3
+            default: return nil
+            }
+            guard at.length + Int32(needed) + 1 <= maximum else { return nil }
+            let bits = UInt32(byte) & (needed == 1 ? 0x1F : needed == 2 ? 0x0F : 0x07)
+            guard let range = Self.scalarRange(prefix: bits, shift: UInt32(6 * needed), width: needed + 1),
+                  nfa.accepts(at.states, anyOf: range) else { return nil }
+            next.length = at.length + Int32(needed) + 1
+            next.scalar = bits
+            next.pending = needed
+            next.width = needed + 1
+            return next
         }
     }
 

@@ -155,6 +155,8 @@ public final class CompiledGrammar: Sendable {
                 kind = .number(minimum: minimum, maximum: maximum)
             case .boolean:
                 kind = .choices([literal(Array("true".utf8)), literal(Array("false".utf8))])
+            case .constant(let value):
+                kind = .literal(literal(Array((value ? "true" : "false").utf8)))
             case .null:
                 kind = .literal(literal(Array("null".utf8)))
             case .anyOf(let nodes):

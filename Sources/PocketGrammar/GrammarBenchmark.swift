@@ -42,6 +42,8 @@ public enum GrammarBenchmark {
         ##"{"type":"object","properties":{"level":{"enum":["low","medium","high","critical"]},"tags":{"type":"array","items":{"enum":["a","b","c"]},"maxItems":3}},"required":["level","tags"]}"##,
         ##"{"type":"object","properties":{"riddle":{"type":"string"},"answers":{"type":"array","items":{"type":"object","properties":{"text":{"type":"string"},"correct":{"type":"boolean"}},"required":["text","correct"]},"maxItems":4}},"required":["riddle","answers"]}"##,
         ##"{"type":"object","properties":{"summary":{"type":"string","maxLength":200},"sentiment":{"type":"number","minimum":-1,"maximum":1}},"required":["summary","sentiment"]}"##,
+        ##"{"type":"object","properties":{"name":{"type":"string","pattern":"^[A-Z][a-z]+( [A-Z][a-z]+)?$","maxLength":40},"code":{"type":"string","pattern":"^[A-Z]{3}-\\d{4}$"}},"required":["name","code"]}"##,
+        ##"{"type":"object","properties":{"email":{"type":"string","pattern":"[a-z0-9._]+@[a-z0-9]+\\.(com|org|net)","maxLength":60},"verified":{"const":true}},"required":["email","verified"]}"##,
     ]
 
     /// Runs the suite: compiles each schema `repetitions` times, then walks it for up to

@@ -110,10 +110,13 @@ public struct GrammarMatcher {
             // Every plain token that fits continues the string; only the others (quotes,
             // escapes, partial characters) can leave it, and only they need the parse state.
             result = vocabulary.plainStringTokens[min(room, vocabulary.longestToken)]
-            walk(vocabulary.otherChildren, vocabulary.otherTerminals, into: &result)
+            walk(vocabulary.otherTrie, from: 0, state: current, into: &result)
+        } else if current.count == 1, case .patternString(let n, let states, let length, let scalar, let pending, let width)? = current[0].last {
+            result = TokenMask(count: vocabulary.count)
+            walkPattern(n, .init(states: states, length: length, scalar: scalar, pending: pending, width: width), into: &result)
         } else {
             result = TokenMask(count: vocabulary.count)
-            walk(vocabulary.children, vocabulary.terminals, into: &result)
+            walk(vocabulary.trie, from: 0, state: current, into: &result)
         }
         if canEnd {
             result.allowsEnd = true
@@ -123,15 +126,51 @@ public struct GrammarMatcher {
         mask = result
     }
 
-    /// Depth-first walk of a trie; each node's parse state is derived from its parent's, and a
-    /// subtree is skipped as soon as the state dies.
-    private func walk(_ children: [[(byte: UInt8, node: Int32)]], _ terminals: [[Int32]], into result: inout TokenMask) {
-        var stack: [(node: Int32, state: [[Frame]])] = [(0, current)]
+    /// Walk of the full trie inside a pattern-constrained string: the pattern position is a
+    /// few integers, so no parse stacks are built until a token closes the string; from there
+    /// the ordinary walk takes over.
+    private func walkPattern(_ n: Int32, _ start: CompiledGrammar.PatternPosition, into result: inout TokenMask) {
+        guard case .pattern(let p, let maximum) = grammar.kinds[Int(n)] else { return }
+        let nfa = grammar.patterns[Int(p)]
+        let trie = vocabulary.trie
+        // Visited nodes as (byte, parent) so a token's bytes are rebuilt only when it closes the string.
+        var visited: [(byte: UInt8, parent: Int32)] = [(0, -1)]
+        var pending: [(node: Int32, position: CompiledGrammar.PatternPosition, visit: Int32)] = [(0, start, 0)]
+        func bytes(to visit: Int32) -> [UInt8] {
+            var out: [UInt8] = []
+            var v = visit
+            while v > 0 { out.append(visited[Int(v)].byte); v = visited[Int(v)].parent }
+            return out.reversed()
+        }
+        while let (node, position, visit) = pending.popLast() {
+            let i = Int(node)
+            if visit > 0 {
+                for t in trie.tokenStart[i]..<trie.tokenStart[i + 1] { result.insert(Int(trie.tokens[Int(t)])) }
+            }
+            for e in Int(trie.edgeStart[i])..<Int(trie.edgeStart[i + 1]) {
+                let byte = trie.bytes[e], child = trie.targets[e]
+                if byte == UInt8(ascii: "\""), position.pending == 0 {
+                    // The token closes the string: continue with full parse stacks.
+                    let closed = advanced(current, by: bytes(to: visit) + [byte])
+                    if !closed.isEmpty { walk(trie, from: child, state: closed, into: &result) }
+                } else if let next = CompiledGrammar.patternStep(nfa, maximum, position, byte) {
+                    visited.append((byte, visit))
+                    pending.append((child, next, Int32(visited.count - 1)))
+                }
+            }
+        }
+    }
+
+    /// Depth-first walk of a trie from `root` in parse state `state`; each node's state is
+    /// derived from its parent's, and a subtree is skipped as soon as the state dies.
+    private func walk(_ trie: FlatTrie, from root: Int32, state: [[Frame]], into result: inout TokenMask) {
+        var stack: [(node: Int32, state: [[Frame]])] = [(root, state)]
         while let (node, state) = stack.popLast() {
-            for token in terminals[Int(node)] { result.insert(Int(token)) }
-            for (byte, child) in children[Int(node)] {
-                let next = grammar.advance(state, byte)
-                if !next.isEmpty { stack.append((child, next)) }
+            let i = Int(node)
+            for t in trie.tokenStart[i]..<trie.tokenStart[i + 1] { result.insert(Int(trie.tokens[Int(t)])) }
+            for e in Int(trie.edgeStart[i])..<Int(trie.edgeStart[i + 1]) {
+                let next = grammar.advance(state, trie.bytes[e])
+                if !next.isEmpty { stack.append((trie.targets[e], next)) }
             }
         }
     }

@@ -26,6 +26,8 @@ public struct GrammarSchema: Sendable, Equatable {
         case number(minimum: Double?, maximum: Double?)
         /// `true` or `false`.
         case boolean
+        /// Exactly `true` or exactly `false`.
+        case constant(Bool)
         /// `null`.
         case null
         /// Exactly one of several schemas (enums with associated values, optionals).

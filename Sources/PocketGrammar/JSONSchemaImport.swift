@@ -77,7 +77,7 @@ public enum JSONSchemaImport {
             use("const", "type")
             switch c {
             case .string(let s): result = .string(.init(choices: [s]))
-            case .bool: throw .unsupportedKeyword("const with a boolean", path: path + "/const")
+            case .bool(let b): result = .constant(b)
             case .null: result = .null
             case .number(let n):
                 result = n == n.rounded() ? .integer(minimum: Int(n), maximum: Int(n)) : .number(minimum: n, maximum: n)

@@ -33,6 +33,10 @@ struct RegexNFA: Sendable, Hashable {
     /// completed within the limit.
     var distances: [Int]
 
+    /// `asciiSteps[state * 128 + byte]`: the states reached from `state` by ASCII `byte`,
+    /// closed under moves without input — so stepping a set on ASCII input is a few ORs.
+    var asciiSteps: [UInt64]
+
     /// Fewest bytes from any state of `set` to a match.
     func distance(_ set: UInt64) -> Int {
         var best = Int.max
@@ -55,9 +59,13 @@ struct RegexNFA: Sendable, Hashable {
             pending &= pending - 1
             let s = states[i]
             guard s.character == nil else { continue }
-            for t in [s.next, s.alternative] where t >= 0 && result & (1 << UInt64(t)) == 0 {
-                result |= 1 << UInt64(t)
-                pending |= 1 << UInt64(t)
+            if s.next >= 0 && result & (1 << UInt64(s.next)) == 0 {
+                result |= 1 << UInt64(s.next)
+                pending |= 1 << UInt64(s.next)
+            }
+            if s.alternative >= 0 && result & (1 << UInt64(s.alternative)) == 0 {
+                result |= 1 << UInt64(s.alternative)
+                pending |= 1 << UInt64(s.alternative)
             }
         }
         return result
@@ -66,6 +74,19 @@ struct RegexNFA: Sendable, Hashable {
     var initial: UInt64 { closure(1 << UInt64(start)) }
 
     func step(_ set: UInt64, _ scalar: UInt32) -> UInt64 {
+        if scalar < 128 {
+            var next: UInt64 = 0
+            var bits = set
+            while bits != 0 {
+                next |= asciiSteps[bits.trailingZeroBitCount * 128 + Int(scalar)]
+                bits &= bits - 1
+            }
+            return next
+        }
+        return slowStep(set, scalar)
+    }
+
+    private func slowStep(_ set: UInt64, _ scalar: UInt32) -> UInt64 {
         var next: UInt64 = 0
         var bits = set
         while bits != 0 {
@@ -125,6 +146,12 @@ struct RegexNFA: Sendable, Hashable {
             }
         }
         distances = d
+        asciiSteps = []
+        var table = [UInt64](repeating: 0, count: states.count * 128)
+        for i in states.indices {
+            for b in 0..<128 { table[i * 128 + b] = slowStep(1 << UInt64(i), UInt32(b)) }
+        }
+        asciiSteps = table
     }
 
     /// Bytes of the shortest UTF-8 encoding of a character the class allows (JSON-escaped

@@ -13,17 +13,15 @@ public final class Vocabulary: Sendable {
     /// Length of the longest token in bytes.
     public let longestToken: Int
 
-    /// Trie nodes: children as (byte, node) sorted by byte, and the tokens ending at each node.
-    let children: [[(byte: UInt8, node: Int32)]]
-    let terminals: [[Int32]]
+    /// The trie over all tokens.
+    let trie: FlatTrie
     /// Tokens that are plain string content: printable ASCII other than `"` and `\`, and
     /// whole UTF-8 characters. Inside a string, far from its length limit, every one of them is
     /// allowed, whatever the rest of the parse state.
     /// `plainStringTokens[n]`: the plain tokens of at most `n` bytes (`n` up to the longest).
     let plainStringTokens: [TokenMask]
     /// A trie over the other tokens, walked when only string content is open.
-    let otherChildren: [[(byte: UInt8, node: Int32)]]
-    let otherTerminals: [[Int32]]
+    let otherTrie: FlatTrie
 
     /// Creates a vocabulary.
     ///
@@ -50,8 +48,7 @@ public final class Vocabulary: Sendable {
             }
             terminals[node].append(Int32(id))
         }
-        self.children = children.map { $0.sorted { $0.key < $1.key }.map { (byte: $0.key, node: $0.value) } }
-        self.terminals = terminals
+        trie = FlatTrie(children.map { $0.sorted { $0.key < $1.key }.map { (byte: $0.key, node: $0.value) } }, terminals)
         longestToken = tokens.map(\.count).max() ?? 0
 
         var plainByLength = [[Int]](repeating: [], count: longestToken + 1)
@@ -66,7 +63,8 @@ public final class Vocabulary: Sendable {
             masks.append(running)
         }
         plainStringTokens = masks
-        (otherChildren, otherTerminals) = Self.trie(others)
+        let (otherChildren, otherTerminals) = Self.trie(others)
+        otherTrie = FlatTrie(otherChildren, otherTerminals)
     }
 
     /// Builds a trie over `(id, bytes)` pairs.
@@ -94,6 +92,33 @@ public final class Vocabulary: Sendable {
     static func isPlainStringContent(_ bytes: [UInt8]) -> Bool {
         for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C { return false }
         return String(validating: bytes, as: UTF8.self) != nil
+    }
+}
+
+/// A trie over token bytes in flat arrays (no nested arrays to retain while walking): node
+/// `i`'s children are `bytes[edgeStart[i]..<edgeStart[i+1]]` → `targets[…]`, and the tokens
+/// that end at it are `tokens[tokenStart[i]..<tokenStart[i+1]]`.
+struct FlatTrie: Sendable {
+    let edgeStart: [Int32]
+    let bytes: [UInt8]
+    let targets: [Int32]
+    let tokenStart: [Int32]
+    let tokens: [Int32]
+
+    init(_ children: [[(byte: UInt8, node: Int32)]], _ terminals: [[Int32]]) {
+        var edgeStart: [Int32] = [0], bytes: [UInt8] = [], targets: [Int32] = []
+        var tokenStart: [Int32] = [0], tokens: [Int32] = []
+        for (c, t) in zip(children, terminals) {
+            for e in c { bytes.append(e.byte); targets.append(e.node) }
+            edgeStart.append(Int32(bytes.count))
+            tokens += t
+            tokenStart.append(Int32(tokens.count))
+        }
+        self.edgeStart = edgeStart
+        self.bytes = bytes
+        self.targets = targets
+        self.tokenStart = tokenStart
+        self.tokens = tokens
     }
 }
 

@@ -58,6 +58,14 @@ import Testing
         #expect(!accepts(g, "{\"name\":\"a\nb\",\"age\":1}"))   // raw control character
     }
 
+    @Test func constantsAndNull() throws {
+        let g = try grammar(##"{"type":"object","properties":{"ok":{"const":true},"n":{"type":"null"},"k":{"const":"x"},"v":{"const":2}},"required":["ok","n","k","v"]}"##)
+        #expect(accepts(g, ##"{"ok":true,"n":null,"k":"x","v":2}"##))
+        #expect(!accepts(g, ##"{"ok":false,"n":null,"k":"x","v":2}"##))
+        #expect(!accepts(g, ##"{"ok":true,"n":null,"k":"y","v":2}"##))
+        #expect(!accepts(g, ##"{"ok":true,"n":null,"k":"x","v":3}"##))
+    }
+
     @Test func numbersRespectInclusiveBoundsIncludingNegativeAndFractional() throws {
         let g = try grammar(##"{"type":"number","minimum":-2.5,"maximum":3.75}"##)
         for ok in ["-2.5", "3.75", "0", "-0.1", "3.7", "-2"] { #expect(accepts(g, ok), "\(ok)") }
