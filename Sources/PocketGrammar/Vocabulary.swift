@@ -32,28 +32,14 @@ public final class Vocabulary: Sendable {
     public init(tokens: [[UInt8]], endOfGeneration: Set<Int>) {
         self.tokens = tokens
         self.endOfGeneration = endOfGeneration
-        var children: [[UInt8: Int32]] = [[:]]
-        var terminals: [[Int32]] = [[]]
-        for (id, bytes) in tokens.enumerated() where !bytes.isEmpty && !endOfGeneration.contains(id) {
-            var node = 0
-            for b in bytes {
-                if let next = children[node][b] {
-                    node = Int(next)
-                } else {
-                    children.append([:])
-                    terminals.append([])
-                    children[node][b] = Int32(children.count - 1)
-                    node = children.count - 1
-                }
-            }
-            terminals[node].append(Int32(id))
-        }
-        trie = FlatTrie(children.map { $0.sorted { $0.key < $1.key }.map { (byte: $0.key, node: $0.value) } }, terminals)
+        let spellable = tokens.enumerated().filter { !$0.element.isEmpty && !endOfGeneration.contains($0.offset) }
+        let (children, terminals) = Self.trie(spellable.map { ($0.offset, $0.element) })
+        trie = FlatTrie(children, terminals)
         longestToken = tokens.map(\.count).max() ?? 0
 
         var plainByLength = [[Int]](repeating: [], count: longestToken + 1)
         var others: [(Int, [UInt8])] = []
-        for (id, bytes) in tokens.enumerated() where !bytes.isEmpty && !endOfGeneration.contains(id) {
+        for (id, bytes) in spellable {
             if Self.isPlainStringContent(bytes) { plainByLength[bytes.count].append(id) } else { others.append((id, bytes)) }
         }
         var masks: [TokenMask] = []

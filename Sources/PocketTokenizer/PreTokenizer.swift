@@ -66,17 +66,8 @@ public enum PreTokenizer: String, Sendable, CaseIterable {
             let start = pos
             let c = s[pos]
             // 's|'t|'re|'ve|'m|'ll|'d (lowercase only)
-            if c == "'" && pos + 1 < end {
-                let next = s[pos + 1]
-                if next == "s" || next == "t" || next == "m" || next == "d" {
-                    out.append(start..<(pos + 2)); pos += 2; continue
-                }
-                if pos + 2 < end {
-                    let pair = (next, s[pos + 2])
-                    if pair == ("r", "e") || pair == ("v", "e") || pair == ("l", "l") {
-                        out.append(start..<(pos + 3)); pos += 3; continue
-                    }
-                }
+            if let length = contraction(s, at: pos, end: end, ignoringCase: false) {
+                out.append(start..<(pos + length)); pos += length; continue
             }
             let second = c == " " ? category(pos + 1) : Category(c)
             // ' ?\p{L}+', ' ?\p{N}+', ' ?[^\s\p{L}\p{N}]+'
@@ -100,30 +91,32 @@ public enum PreTokenizer: String, Sendable, CaseIterable {
         }
     }
 
+    /// Length of the English contraction (`'s 't 're 've 'm 'll 'd`) starting at `pos`, if any.
+    static func contraction(_ s: [Unicode.Scalar], at pos: Int, end: Int, ignoringCase: Bool) -> Int? {
+        guard s[pos] == "'", pos + 1 < end else { return nil }
+        func letter(_ i: Int) -> Unicode.Scalar {
+            let c = s[i]
+            return ignoringCase && ("A"..."Z").contains(c) ? Unicode.Scalar(c.value + 32)! : c
+        }
+        let next = letter(pos + 1)
+        if next == "s" || next == "t" || next == "m" || next == "d" { return 2 }
+        guard pos + 2 < end else { return nil }
+        let pair = (next, letter(pos + 2))
+        return pair == ("r", "e") || pair == ("v", "e") || pair == ("l", "l") ? 3 : nil
+    }
+
     /// Llama 3 rules (Qwen2 with `maximumDigits: 1`).
     static func llama3Split(_ s: [Unicode.Scalar], maximumDigits: Int, into out: inout [Range<Int>]) {
         let end = s.count
         func category(_ i: Int) -> Category { i < end ? Category(s[i]) : .outOfRange }
-        func lower(_ c: Unicode.Scalar) -> Unicode.Scalar {
-            ("A"..."Z").contains(c) ? Unicode.Scalar(c.value + 32)! : c
-        }
         var pos = 0
         while pos < end {
             let start = pos
             let c = s[pos]
             let flags = Category(c)
             // (?i:'s|'t|'re|'ve|'m|'ll|'d)
-            if c == "'" && pos + 1 < end {
-                let next = lower(s[pos + 1])
-                if next == "s" || next == "t" || next == "m" || next == "d" {
-                    out.append(start..<(pos + 2)); pos += 2; continue
-                }
-                if pos + 2 < end {
-                    let pair = (next, lower(s[pos + 2]))
-                    if pair == ("r", "e") || pair == ("v", "e") || pair == ("l", "l") {
-                        out.append(start..<(pos + 3)); pos += 3; continue
-                    }
-                }
+            if let length = contraction(s, at: pos, end: end, ignoringCase: true) {
+                out.append(start..<(pos + length)); pos += length; continue
             }
             // [^\r\n\p{L}\p{N}]?\p{L}+
             if !(c == "\r" || c == "\n" || flags.isNumber) && (flags.isLetter || category(pos + 1).isLetter) {
