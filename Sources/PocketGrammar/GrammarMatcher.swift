@@ -142,14 +142,39 @@ public struct GrammarMatcher {
             while v > 0 { out.append(visited[Int(v)].byte); v = visited[Int(v)].parent }
             return out.reversed()
         }
+        // ASCII transitions of each NFA state set met on the walk, with the shortest remaining
+        // match after them: a walk meets few distinct sets, so each is computed once.
+        var tableIndex: [UInt64: Int] = [:]
+        var nextStates: [UInt64] = [], distances: [Int] = []   // (table, byte) flattened
+        func table(_ states: UInt64) -> Int {
+            if let t = tableIndex[states] { return t }
+            let t = nextStates.count / 128
+            nextStates += [UInt64](repeating: 0, count: 128)
+            distances += [Int](repeating: .max, count: 128)
+            for b in 0x20..<0x80 where b != 0x22 && b != 0x5C {
+                let next = nfa.step(states, UInt32(b))
+                nextStates[t * 128 + b] = next
+                if next != 0 { distances[t * 128 + b] = nfa.distance(next) }
+            }
+            tableIndex[states] = t
+            return t
+        }
         while let (node, position, visit) = pending.popLast() {
             let i = Int(node)
             if visit > 0 {
                 for t in trie.tokenStart[i]..<trie.tokenStart[i + 1] { result.insert(Int(trie.tokens[Int(t)])) }
             }
+            let t = position.pending == 0 ? table(position.states) : -1
+            let room = Int(maximum - position.length) - 1
             for e in Int(trie.edgeStart[i])..<Int(trie.edgeStart[i + 1]) {
                 let byte = trie.bytes[e], child = trie.targets[e]
-                if byte == UInt8(ascii: "\""), position.pending == 0 {
+                if t >= 0, byte < 0x80, byte != UInt8(ascii: "\"") {
+                    let next = nextStates[t * 128 + Int(byte)]
+                    if next != 0, distances[t * 128 + Int(byte)] <= room {
+                        visited.append((byte, visit))
+                        pending.append((child, .init(states: next, length: position.length + 1), Int32(visited.count - 1)))
+                    }
+                } else if byte == UInt8(ascii: "\""), position.pending == 0 {
                     // The token closes the string: continue with full parse stacks.
                     let closed = advanced(current, by: bytes(to: visit) + [byte])
                     if !closed.isEmpty { walk(trie, from: child, state: closed, into: &result) }
