@@ -77,7 +77,7 @@ public final class LanguageModelSession: @unchecked Sendable {
             return s.transcript
         }) else { return }
         defer { state.withLock { $0.isResponding = false } }
-        var messages = render(transcript)
+        var messages = Self.render(transcript)
         if let promptPrefix { messages.append(LanguageModelMessage(role: .user, content: promptPrefix.text)) }
         try? modelContext().prefill(messages)
     }
@@ -106,7 +106,7 @@ public final class LanguageModelSession: @unchecked Sendable {
 
     /// The transcript as chat messages. User and tool text stays text: the model encodes it
     /// without special-token parsing, so it cannot open or close a turn.
-    func render(_ transcript: Transcript) -> [LanguageModelMessage] {
+    static func render(_ transcript: some Sequence<Transcript.Entry>) -> [LanguageModelMessage] {
         var messages: [LanguageModelMessage] = []
         for entry in transcript {
             switch entry {
@@ -196,7 +196,7 @@ public final class LanguageModelSession: @unchecked Sendable {
         let context = try modelContext()
         var usage = Usage()
         for _ in 0..<16 {
-            var messages = render(Transcript(entries: Array(transcript) + newEntries))
+            var messages = Self.render(Array(transcript) + newEntries)
             // The schema hint goes to the model only; the transcript keeps the prompt as given.
             if let i = messages.lastIndex(where: { $0.role == .user }) { messages[i].content = userText }
             let needed = context.tokenCount(of: messages, addGenerationPrompt: true)

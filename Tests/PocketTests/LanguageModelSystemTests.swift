@@ -42,4 +42,23 @@ import Testing
         #expect(SystemLanguageModel.default.url.standardizedFileURL.path == defaultModelURL.standardizedFileURL.path)
         #expect(SystemLanguageModel.default.isAvailable)
     }
+
+    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    func tokenCountsCoverEveryKindOfInput() async throws {
+        let model = try #require(sharedModel)
+        let short = try await model.tokenCount(for: Prompt("Hello"))
+        let long = try await model.tokenCount(for: Prompt("Hello there, how are you today?"))
+        #expect(short >= 1 && long > short)
+        #expect(try await model.tokenCount(for: Instructions("Be brief.")) >= 2)
+        let schema = try await model.tokenCount(for: Pet.generationSchema)
+        #expect(schema > 10)
+        let tools = try await model.tokenCount(for: [WeatherTool(overlap: Overlap())])
+        #expect(tools > schema / 2)
+        let prompt = Transcript.Entry.prompt(.init(segments: [.text(.init(content: "Hello"))]))
+        let instructions = Transcript.Entry.instructions(.init(segments: [.text(.init(content: "Be brief."))], toolDefinitions: []))
+        let one = try await model.tokenCount(for: [instructions])
+        let two = try await model.tokenCount(for: [instructions, prompt])
+        // The second entry adds its text and its chat markers.
+        #expect(two >= one + short + 2)
+    }
 }

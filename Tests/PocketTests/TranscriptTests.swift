@@ -41,4 +41,15 @@ import Testing
         #expect(messages[4].content.contains("\"name\":\"Rex\""))
         #expect(messages[5].content == "Next?")
     }
+
+    @Test func feedbackAttachmentHoldsTheTranscript() async throws {
+        let model = ScriptedModel(replies: [LanguageModelReply(text: "Done")])
+        let session = LanguageModelSession(model: model)
+        try await session.respond(to: "Hi")
+        let data = session.logFeedbackAttachment(sentiment: .negative, issues: [.init(category: .incorrect, explanation: "wrong")])
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["sentiment"] as? String == "negative")
+        #expect((object["issues"] as? [Any])?.count == 1)
+        #expect(object["transcript"] != nil)
+    }
 }
