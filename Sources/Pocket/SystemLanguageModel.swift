@@ -173,3 +173,8 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
         return root.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
     }
 }
+
+extension LanguageModel where Self == SystemLanguageModel {
+    /// The default model, so that `LanguageModelSession(model: .default)` reads as with Apple's API.
+    public static var `default`: SystemLanguageModel { SystemLanguageModel.default }
+}

@@ -62,3 +62,8 @@ import Testing
         #expect(two >= one + short + 2)
     }
 }
+
+/// Compiles only if `.default` resolves where a session takes `any LanguageModel`.
+func defaultModelSpelling() -> LanguageModelSession {
+    LanguageModelSession(model: .default, instructions: "Hi")
+}
