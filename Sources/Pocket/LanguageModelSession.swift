@@ -115,7 +115,11 @@ public final class LanguageModelSession: @unchecked Sendable {
                 let text = [e.segments.text, tools].filter { !$0.isEmpty }.joined(separator: "\n\n")
                 messages.append(.init(role: .system, content: text))
             case .prompt(let e):
-                messages.append(.init(role: .user, content: e.segments.text))
+                var text = e.segments.text
+                if let format = e.responseFormat, format.includedInPrompt == true {
+                    text += schemaHint + format.schemaJSON
+                }
+                messages.append(.init(role: .user, content: text))
             case .toolCalls(let e):
                 let calls = e.calls.map { "{\"name\":\(GeneratedContent(kind: .string($0.toolName)).jsonString),\"arguments\":\($0.arguments.jsonString)}" }
                 messages.append(.init(role: .assistant, content: Self.toolCallMarker + "[" + calls.joined(separator: ",") + "]"))
@@ -127,6 +131,9 @@ public final class LanguageModelSession: @unchecked Sendable {
         }
         return messages
     }
+
+    /// What precedes a schema shown to the model in a prompt.
+    static let schemaHint = "\n\nRespond with JSON that follows this JSON Schema:\n"
 
     /// The marker that opens a tool call in a reply (the default model has no native one).
     static let toolCallMarker = "<tool_call>"
@@ -180,13 +187,11 @@ public final class LanguageModelSession: @unchecked Sendable {
                 throw GenerationError.unsupportedGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
             }
         }
-        var userText = promptText
-        if let schemaJSON, includeSchemaInPrompt {
-            userText += "\n\nRespond with JSON that follows this JSON Schema:\n" + schemaJSON
-        }
+        var format = schema.map { Transcript.ResponseFormat(schema: $0) }
+        if let name = schemaName { format?.name = name }
+        format?.includedInPrompt = includeSchemaInPrompt
         var newEntries: [Transcript.Entry] = [.prompt(.init(
-            segments: [.text(.init(content: promptText))], options: options,
-            responseFormat: schema.map { Transcript.ResponseFormat(schema: $0) }))]
+            segments: [.text(.init(content: promptText))], options: options, responseFormat: format))]
         let definitions = transcript.compactMap { entry -> [Transcript.ToolDefinition]? in
             if case .instructions(let e) = entry { return e.toolDefinitions } else { return nil }
         }.flatMap { $0 }
@@ -196,9 +201,7 @@ public final class LanguageModelSession: @unchecked Sendable {
         let context = try modelContext()
         var usage = Usage()
         for _ in 0..<16 {
-            var messages = Self.render(Array(transcript) + newEntries)
-            // The schema hint goes to the model only; the transcript keeps the prompt as given.
-            if let i = messages.lastIndex(where: { $0.role == .user }) { messages[i].content = userText }
+            let messages = Self.render(Array(transcript) + newEntries)
             let needed = context.tokenCount(of: messages, addGenerationPrompt: true)
             guard needed < model.contextSize else {
                 throw GenerationError.exceededContextWindowSize(.init(

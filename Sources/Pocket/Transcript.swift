@@ -197,6 +197,9 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var name: String
         /// The JSON Schema text.
         let schemaJSON: String
+        /// Whether the schema was shown to the model in the prompt (so re-rendering the
+        /// conversation reproduces the tokens in the session's cache).
+        var includedInPrompt: Bool?
 
         /// Describes the format of a generable type.
         public init(type: (some Generable).Type) {

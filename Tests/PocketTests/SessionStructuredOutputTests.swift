@@ -56,6 +56,13 @@ struct SessionStructuredOutputTests {
         }
         #expect(segment.content == response.rawContent)
         #expect(segment.source == "Pet")
+        guard case .prompt(let prompt)? = session.transcript.first else { Issue.record("no prompt entry"); return }
+        #expect(prompt.responseFormat?.name == "Pet")
+        // The schema shown in the prompt is part of the transcript's rendering, so the next turn
+        // reuses the whole previous turn from the cache.
+        let first = response.usage.inputTokens + response.usage.cachedTokens
+        let next = try await session.respond(to: "Another one.", generating: Pet.self, options: greedy(40))
+        #expect(next.usage.cachedTokens >= first)
     }
 
     @Test func respondWithSchemaWorksWithoutTheSchemaInThePrompt() async throws {

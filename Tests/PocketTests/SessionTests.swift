@@ -59,7 +59,15 @@ struct SessionTests {
             }
             previousTotal = usage.cachedTokens + usage.inputTokens + usage.outputTokens
         }
-        print("time to first token: turn 1 \(firstTokenTimes[0]), turn 10 \(firstTokenTimes[9])")
+        // The same conversation without a cache evaluates everything.
+        let restored = LanguageModelSession(model: model, transcript: session.transcript)
+        let cold = try await restored.respond(to: "Say a number, turn 11.", options: greedy(3))
+        let warm = try await session.respond(to: "Say a number, turn 11.", options: greedy(3))
+        #expect(cold.usage.cachedTokens == 0)
+        #expect(cold.usage.inputTokens > 3 * warm.usage.inputTokens)
+        print("time to first token: turn 1 \(firstTokenTimes[0]), turn 10 \(firstTokenTimes[9]); "
+              + "turn 11 \(warm.usage.timeToFirstToken) with the cache (\(warm.usage.inputTokens) new tokens), "
+              + "\(cold.usage.timeToFirstToken) restored without (\(cold.usage.inputTokens) tokens)")
     }
 
     @Test func restoredSessionContinuesTheConversation() async throws {
