@@ -99,7 +99,8 @@ public final class LanguageModelSession: @unchecked Sendable {
             each {"name": tool name, "arguments": {…}}, and nothing else. Otherwise answer normally. Tools:
             """
         for d in definitions {
-            text += "\n- \(d.name): \(d.description) Arguments: \(d.parametersJSON)"
+            text += "\n- \(d.name): \(d.description)"
+            if d.includesSchemaInInstructions != false { text += " Arguments: \(d.parametersJSON)" }
         }
         return text
     }

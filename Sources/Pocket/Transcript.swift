@@ -154,6 +154,9 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var description: String
         /// The JSON Schema text of the tool's arguments.
         let parametersJSON: String
+        /// `false` when the tool asked not to have its schema in the instructions (the call is
+        /// still constrained by it).
+        var includesSchemaInInstructions: Bool?
 
         /// Creates a definition.
         public init(name: String, description: String, parameters: GenerationSchema) throws {
@@ -165,6 +168,7 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         /// Describes a tool.
         public init(tool: some Tool) throws {
             try self.init(name: tool.name, description: tool.description, parameters: tool.parameters)
+            includesSchemaInInstructions = tool.includesSchemaInInstructions
         }
     }
 

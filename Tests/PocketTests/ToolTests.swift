@@ -155,4 +155,23 @@ struct FailingTool: Tool {
             print("tool test ended with a decoding failure: \(context.debugDescription)")
         }
     }
+
+    @Test func aToolCanKeepItsSchemaOutOfTheInstructions() async throws {
+        struct Quiet: Tool {
+            let name = "quiet"
+            let description = "Has a private schema."
+            let includesSchemaInInstructions = false
+            func call(arguments: CityArguments) async throws -> String { "" }
+        }
+        let model = ScriptedModel(replies: [LanguageModelReply(text: "ok")])
+        let session = LanguageModelSession(model: model, tools: [Quiet(), FailingTool()])
+        try await session.respond(to: "Go.")
+        let request = try #require(model.requests.withLock { $0.first })
+        let system = try #require(request.messages.first).content
+        #expect(system.contains("- quiet: Has a private schema.\n"))
+        #expect(system.contains("- broken: Always fails. Arguments: {"))
+        // Calls stay constrained to both schemas.
+        let schema = try #require(request.toolCalls).schema
+        #expect(schema.contains("\"const\":\"quiet\"") && schema.contains("\"const\":\"broken\""))
+    }
 }
