@@ -1,11 +1,48 @@
 import Foundation
 import PocketGGUF
 import PocketGrammar
+import PocketKernels
 import PocketTokenizer
+import PocketTransformer
 
 /// `pocket-bench grammar`: mask and compile timings of the grammar engine on the default
 /// model's vocabulary, one thread.
 enum GrammarBenchmarkCommand {
+    /// Tokens per second of greedy decoding with and without a grammar (a free-text-heavy
+    /// schema, so the comparison measures the per-token cost of masking), median of three.
+    static func decodingSpeed(url: URL, tokenizer: Tokenizer, vocabulary: Vocabulary) throws -> (free: Double, constrained: Double) {
+        let model = try Transformer(contentsOf: url, contextLength: 512)
+        let prompt = tokenizer.encode("<|im_start|>user\nDescribe a cat named Tom in JSON.<|im_end|>\n<|im_start|>assistant\n", parseSpecial: true)
+        let schema = ##"{"type":"object","properties":{"name":{"type":"string","maxLength":400},"story":{"type":"string","maxLength":2000}},"required":["name","story"]}"##
+        let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: schema))
+        let steps = 96
+        func run(constrained: Bool) throws -> Double {
+            model.truncate(to: 0)
+            var logits = try model.evaluate(prompt)
+            var matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+            var sampler = ConstrainedSampler(.greedy)
+            var produced = 0
+            let seconds = try Machine.time {
+                for _ in 0..<steps {
+                    let token = constrained
+                        ? logits.withUnsafeMutableBufferPointer { sampler.sample(logits: $0, matcher: &matcher) }
+                        : logits.withUnsafeBufferPointer { Sampler.argmax($0) }
+                    produced += 1
+                    if constrained && matcher.isComplete { break }
+                    logits = try model.evaluate([token])
+                }
+            }
+            return Double(produced) / seconds
+        }
+        _ = try run(constrained: false)  // warm up
+        var free: [Double] = [], constrained: [Double] = []
+        for _ in 0..<3 {
+            free.append(try run(constrained: false))
+            constrained.append(try run(constrained: true))
+        }
+        return (Summary(free).median, Summary(constrained).median)
+    }
+
     static func run(_ argv: [String]) throws {
         var json = false
         for argument in argv {
@@ -22,14 +59,29 @@ enum GrammarBenchmarkCommand {
             endOfGeneration: tokenizer.endOfGenerationTokens)
         progress("running \(GrammarBenchmark.suite.count) schemas over \(vocabulary.count) tokens...")
         let result = try GrammarBenchmark.run(vocabulary: vocabulary)
+        progress("measuring constrained against unconstrained decoding on the default model...")
+        let endToEnd = try decodingSpeed(url: url, tokenizer: tokenizer, vocabulary: vocabulary)
         if json {
+            struct Output: Encodable {
+                var grammar: GrammarBenchmark.Result
+                var unconstrained_tokens_per_s: Double
+                var constrained_tokens_per_s: Double
+                var constrained_ratio: Double
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            let output = Output(grammar: result, unconstrained_tokens_per_s: endToEnd.free, constrained_tokens_per_s: endToEnd.constrained,
+                                constrained_ratio: endToEnd.constrained / endToEnd.free)
+            // The grammar figures also at the top level, as the issue names them.
+            var object = try JSONSerialization.jsonObject(with: encoder.encode(output)) as! [String: Any]
+            for (k, v) in try JSONSerialization.jsonObject(with: encoder.encode(result)) as! [String: Any] { object[k] = v }
+            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
         } else {
-            print("Pocket grammar benchmark — \(Machine.cpuName()), 1 thread")
+            print("Pocket grammar benchmark — \(Machine.cpuName()), 1 thread for masks")
             print(String(format: "  mask p50 %.1f µs, p99 %.1f µs over %d masks", result.mask_p50_us, result.mask_p99_us, result.masks))
             print(String(format: "  compile p50 %.3f ms over %d schemas; vocabulary %d tokens", result.compile_p50_ms, result.schemas, result.vocab_size))
+            print(String(format: "  decoding (default model, %d threads): unconstrained %.1f tokens/s, constrained %.1f tokens/s (%.0f%%)",
+                         ThreadPool.defaultThreadCount, endToEnd.free, endToEnd.constrained, 100 * endToEnd.constrained / endToEnd.free))
         }
     }
 }

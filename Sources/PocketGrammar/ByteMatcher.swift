@@ -30,12 +30,17 @@ enum Frame: Hashable, Sendable {
     case arrayNext(Int32, count: Int32)
     /// Inside string content (node `n`, or `keyNode` for a free object's key).
     case string(Int32, length: Int32, state: StringState)
+    /// Inside a string that must match a pattern: NFA states, bytes so far, and a partly read
+    /// UTF-8 character (`pending` bytes still needed, `scalar` its bits so far).
+    case patternString(Int32, states: UInt64, length: Int32, scalar: UInt32, pending: UInt8, width: UInt8)
     /// Inside a number.
     case number(NumberState)
     /// Any-value object: after `{`, after a key, waiting under a value, after a value, after `,`.
     case freeObjectOpen, freeObjectKey, freeObjectColon, freeObjectValue, freeObjectNext, freeObjectComma
     /// Any-value array: after `[`, waiting under an element, after an element.
     case freeArrayOpen, freeArrayItem, freeArrayNext
+    /// A run of whitespace between JSON tokens (only when the grammar allows whitespace).
+    case whitespace(run: Int32)
 }
 
 /// Where string content is: plain, after `\`, in a `\uXXXX` escape, or inside a multi-byte
@@ -101,6 +106,21 @@ extension CompiledGrammar {
         }
     }
 
+    /// When every stack is inside plain string content (no escape or multi-byte character
+    /// pending), the most bytes any of them may still add (a token is allowed when one stack
+    /// accepts it); otherwise nil.
+    func roomInStringContent(_ stacks: [[Frame]]) -> Int? {
+        guard !stacks.isEmpty else { return nil }
+        var room = 0
+        for stack in stacks {
+            guard case .string(let n, let length, let state)? = stack.last, state.escape == 0, state.continuation == 0 else {
+                return nil
+            }
+            room = max(room, Int(string(n).maximum - length))
+        }
+        return room
+    }
+
     /// Whether the document may end here.
     func isAccepting(_ stacks: [[Frame]]) -> Bool {
         stacks.contains { stack in
@@ -156,9 +176,32 @@ extension CompiledGrammar {
         return (candidates, true)
     }
 
+    private func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+
+    /// Frames between JSON tokens, where optional whitespace may appear.
+    private func isBetweenTokens(_ frame: Frame) -> Bool {
+        switch frame {
+        case .expect, .objectOpen, .objectNext, .objectComma, .arrayOpen, .arrayNext,
+             .freeObjectOpen, .freeObjectColon, .freeObjectNext, .freeObjectComma, .freeArrayOpen, .freeArrayNext: true
+        default: false
+        }
+    }
+
     private func feed(_ stack: [Frame], _ byte: UInt8, into out: inout [[Frame]]) {
         guard let top = stack.last else { return }  // a complete document takes no more bytes
+        if maximumWhitespace > 0 && isWhitespace(byte) && isBetweenTokens(top) {
+            var next = stack
+            next.append(.whitespace(run: 1))
+            out.append(next)
+            return
+        }
         switch top {
+        case .whitespace(let run):
+            if isWhitespace(byte) {
+                if run < maximumWhitespace { out.append(replacingTop(stack, with: .whitespace(run: run + 1))) }
+            } else {
+                feed(Array(stack.dropLast()), byte, into: &out)
+            }
         case .expect(let n):
             feedValueStart(stack, n, byte, into: &out)
 
@@ -222,6 +265,54 @@ extension CompiledGrammar {
 
         case .string(let n, let length, let state):
             feedString(stack, n, length, state, byte, into: &out)
+
+        case .patternString(let n, let states, let length, let scalar, let pending, let width):
+            guard case .pattern(let p, let maximum) = kinds[Int(n)] else { return }
+            let nfa = patterns[Int(p)]
+            if pending > 0 {
+                guard byte & 0xC0 == 0x80 else { return }
+                let value = scalar << 6 | UInt32(byte & 0x3F)
+                if pending > 1 {
+                    let shift = UInt32(6 * (pending - 1))
+                    guard let range = Self.scalarRange(prefix: value, shift: shift, width: width),
+                          nfa.accepts(states, anyOf: range) else { return }
+                    out.append(replacingTop(stack, with: .patternString(n, states: states, length: length, scalar: value, pending: pending - 1, width: width)))
+                    return
+                }
+                // Reject overlong forms and surrogates, then step the NFA on the character.
+                guard value >= 0x80, !(0xD800...0xDFFF).contains(value), value <= 0x10FFFF else { return }
+                let next = nfa.step(states, value)
+                if next != 0, nfa.distance(next) <= Int(maximum - length) {
+                    out.append(replacingTop(stack, with: .patternString(n, states: next, length: length, scalar: 0, pending: 0, width: 0)))
+                }
+                return
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                if nfa.isAccepting(states) { complete(stack, into: &out) }
+            case UInt8(ascii: "\\"), 0..<0x20:
+                return  // characters JSON must escape are not produced inside patterns
+            case 0x20..<0x80:
+                guard length + 1 <= maximum else { return }
+                let next = nfa.step(states, UInt32(byte))
+                if next != 0, nfa.distance(next) <= Int(maximum - length - 1) {
+                    out.append(replacingTop(stack, with: .patternString(n, states: next, length: length + 1, scalar: 0, pending: 0, width: 0)))
+                }
+            default:
+                let needed: UInt8
+                switch byte {
+                case 0xC2...0xDF: needed = 1
+                case 0xE0...0xEF: needed = 2
+                case 0xF0...0xF4: needed = 3
+                default: return
+                }
+                guard length + Int32(needed) + 1 <= maximum else { return }
+                let bits = UInt32(byte) & (needed == 1 ? 0x1F : needed == 2 ? 0x0F : 0x07)
+                guard let range = Self.scalarRange(prefix: bits, shift: UInt32(6 * needed), width: needed + 1),
+                      nfa.accepts(states, anyOf: range) else { return }
+                out.append(replacingTop(stack, with: .patternString(
+                    n, states: states, length: length + Int32(needed) + 1, scalar: bits, pending: needed, width: needed + 1)))
+            }
 
         case .number(let state):
             if let next = extend(state, byte) {
@@ -295,6 +386,10 @@ extension CompiledGrammar {
             if byte == UInt8(ascii: "[") && stack.count < maximumDepth { out.append(replacingTop(stack, with: .arrayOpen(n))) }
         case .string:
             if byte == UInt8(ascii: "\"") { out.append(replacingTop(stack, with: .string(n, length: 0, state: StringState()))) }
+        case .pattern(let p, _):
+            if byte == UInt8(ascii: "\"") {
+                out.append(replacingTop(stack, with: .patternString(n, states: patterns[Int(p)].initial, length: 0, scalar: 0, pending: 0, width: 0)))
+            }
         case .choices(let ids):
             for id in ids where literals[Int(id)][0] == byte {
                 let next = replacingTop(stack, with: .literal(id: id, matched: 1))
@@ -373,6 +468,16 @@ extension CompiledGrammar {
             state.continuation = UInt8(needed - 1)
             out.append(replacingTop(stack, with: .string(n, length: length + needed, state: state)))
         }
+    }
+
+    /// The scalars a partly read UTF-8 character can still become: those whose leading bits
+    /// are `prefix` (with `shift` bits to come), within the values an encoding of `width`
+    /// bytes may hold (no overlong forms). Nil when none.
+    static func scalarRange(prefix: UInt32, shift: UInt32, width: UInt8) -> ClosedRange<UInt32>? {
+        let valid: ClosedRange<UInt32> = width == 2 ? 0x80...0x7FF : width == 3 ? 0x800...0xFFFF : 0x10000...0x10FFFF
+        let low = max(prefix << shift, valid.lowerBound)
+        let high = min((prefix << shift) | ((1 << shift) - 1), valid.upperBound)
+        return low <= high ? low...high : nil
     }
 
     private func isHexDigit(_ b: UInt8) -> Bool {
@@ -470,8 +575,9 @@ extension CompiledGrammar {
         }
         let lower = minimum ?? -.infinity, upper = maximum ?? .infinity
         for (a, b) in ranges {
-            let (lo, hi) = s.negative ? (-b, -a) : (a, b)
-            if hi >= lower && lo <= upper { return true }
+            // A negative sign must lead to a value below zero: "-0" is never produced.
+            let (lo, hi) = s.negative ? (-b, a == 0 ? -Double.leastNonzeroMagnitude : -a) : (a, b)
+            if hi >= lower && lo <= upper && lo <= hi { return true }
         }
         return false
     }
@@ -479,6 +585,7 @@ extension CompiledGrammar {
     func numberIsComplete(_ s: NumberState) -> Bool {
         guard s.phase == 1 || s.phase == 3 else { return false }
         let (minimum, maximum, _) = bounds(s.node)
+        if s.negative && s.magnitude == 0 { return false }
         let value = s.negative ? -s.magnitude : s.magnitude
         return value >= (minimum ?? -.infinity) && value <= (maximum ?? .infinity)
     }

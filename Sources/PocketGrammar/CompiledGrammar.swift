@@ -7,6 +7,7 @@ public final class CompiledGrammar: Sendable {
         case object(properties: [Int32])          // indices into `properties`
         case array(items: Int32, minimum: Int32, maximum: Int32)
         case string(minimum: Int32, maximum: Int32)
+        case pattern(Int32, maximum: Int32)          // index into `patterns`
         case choices([Int32])                     // literal ids (enum strings)
         case literal(Int32)                       // one literal (constants, true/false/null)
         case integer(minimum: Double?, maximum: Double?)
@@ -24,21 +25,40 @@ public final class CompiledGrammar: Sendable {
     let kinds: [Kind]
     let properties: [CompiledProperty]
     let literals: [[UInt8]]
+    let patterns: [RegexNFA]
     let root: Int32
     /// Limit on nesting depth for `anyValue` and recursive schemas.
     let maximumDepth: Int
+    /// Longest run of whitespace allowed between JSON tokens (0: compact output).
+    let maximumWhitespace: Int32
+
+    /// How much whitespace the output may contain outside strings.
+    public enum Whitespace: Sendable, Equatable {
+        /// None: `{"a":1,"b":[2,3]}` (the default; fewest tokens).
+        case compact
+        /// Runs of at most `maximumRun` spaces, tabs or newlines between JSON tokens, so the
+        /// model may pretty-print but never pad without end.
+        case bounded(maximumRun: Int)
+    }
 
     /// Compiles a schema.
     ///
     /// - Throws: ``GrammarError`` for undefined references, a reference cycle that never
     ///   produces a value, empty choices, or inconsistent bounds.
-    public init(_ schema: GrammarSchema, maximumDepth: Int = 32) throws(GrammarError) {
+    public init(_ schema: GrammarSchema, whitespace: Whitespace = .compact, maximumDepth: Int = 32) throws(GrammarError) {
+        if case .bounded(let run) = whitespace {
+            guard run >= 1 && run <= 256 else { throw .invalidSchema("whitespace runs must be 1...256 bytes, got \(run)", path: "#") }
+            maximumWhitespace = Int32(run)
+        } else {
+            maximumWhitespace = 0
+        }
         var builder = Builder(schema: schema)
         let root = try builder.add(schema.root, path: "#")
         for word in ["true", "false", "null"] { _ = builder.literal(Array(word.utf8)) }
         kinds = builder.kinds
         properties = builder.properties
         literals = builder.literals
+        patterns = builder.patterns
         self.root = root
         self.maximumDepth = maximumDepth
     }
@@ -51,6 +71,7 @@ public final class CompiledGrammar: Sendable {
         var literalIndex: [[UInt8]: Int32] = [:]
         var definitionIDs: [String: Int32] = [:]
         var anyValueNeeded = false
+        var patterns: [RegexNFA] = []
 
         init(schema: GrammarSchema) { self.schema = schema }
 
@@ -100,7 +121,19 @@ public final class CompiledGrammar: Sendable {
                 let child = try add(items, path: path + "/items")
                 kind = .array(items: child, minimum: Int32(clamping: minimum), maximum: Int32(clamping: maximum ?? Int(Int32.max)))
             case .string(let constraint):
-                if let choices = constraint.choices {
+                if let pattern = constraint.pattern {
+                    let nfa: RegexNFA
+                    do { nfa = try RegexNFA(pattern) } catch {
+                        if case .invalidSchema(let message, _) = error { throw .invalidSchema(message, path: path + "/pattern") }
+                        throw error
+                    }
+                    let maximum = constraint.maximumLength ?? GrammarSchema.StringConstraint.defaultMaximumLength
+                    guard nfa.distance(nfa.initial) <= maximum else {
+                        throw .invalidSchema("no string of at most \(maximum) bytes matches the pattern", path: path + "/pattern")
+                    }
+                    patterns.append(nfa)
+                    kind = .pattern(Int32(patterns.count - 1), maximum: Int32(clamping: maximum))
+                } else if let choices = constraint.choices {
                     guard !choices.isEmpty else { throw .invalidSchema("a string with no allowed values", path: path) }
                     kind = .choices(choices.map { literal(Array(JSONText.quoted($0).utf8)) })
                 } else {

@@ -105,15 +105,15 @@ public struct GrammarMatcher {
             mask = cached
             return
         }
-        var result = TokenMask(count: vocabulary.count)
-        // Depth-first walk of the trie; the parse state of each node is derived from its parent's.
-        var stack: [(node: Int32, state: [[Frame]])] = [(0, current)]
-        while let (node, state) = stack.popLast() {
-            for token in vocabulary.terminals[Int(node)] { result.insert(Int(token)) }
-            for (byte, child) in vocabulary.children[Int(node)] {
-                let next = grammar.advance(state, byte)
-                if !next.isEmpty { stack.append((child, next)) }
-            }
+        var result: TokenMask
+        if let room = grammar.roomInStringContent(current) {
+            // Every plain token that fits continues the string; only the others (quotes,
+            // escapes, partial characters) can leave it, and only they need the parse state.
+            result = vocabulary.plainStringTokens[min(room, vocabulary.longestToken)]
+            walk(vocabulary.otherChildren, vocabulary.otherTerminals, into: &result)
+        } else {
+            result = TokenMask(count: vocabulary.count)
+            walk(vocabulary.children, vocabulary.terminals, into: &result)
         }
         if canEnd {
             result.allowsEnd = true
@@ -121,6 +121,19 @@ public struct GrammarMatcher {
         }
         cache.masks[key] = result
         mask = result
+    }
+
+    /// Depth-first walk of a trie; each node's parse state is derived from its parent's, and a
+    /// subtree is skipped as soon as the state dies.
+    private func walk(_ children: [[(byte: UInt8, node: Int32)]], _ terminals: [[Int32]], into result: inout TokenMask) {
+        var stack: [(node: Int32, state: [[Frame]])] = [(0, current)]
+        while let (node, state) = stack.popLast() {
+            for token in terminals[Int(node)] { result.insert(Int(token)) }
+            for (byte, child) in children[Int(node)] {
+                let next = grammar.advance(state, byte)
+                if !next.isEmpty { stack.append((child, next)) }
+            }
+        }
     }
 }
 

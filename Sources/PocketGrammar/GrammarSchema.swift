@@ -57,6 +57,9 @@ public struct GrammarSchema: Sendable, Equatable {
     public struct StringConstraint: Sendable, Equatable {
         /// When set, the string must be one of these values.
         public var choices: [String]?
+        /// When set, the whole string must match this regular expression (see `RegexNFA` for
+        /// the supported syntax). Characters that JSON would have to escape are not produced.
+        public var pattern: String?
         /// Maximum length in bytes of the string's JSON-escaped content.
         public var maximumLength: Int?
         /// Minimum length in bytes of the content.
@@ -67,8 +70,9 @@ public struct GrammarSchema: Sendable, Equatable {
         public static let defaultMaximumLength = 2048
 
         /// Creates a constraint; by default any string up to ``defaultMaximumLength`` bytes.
-        public init(choices: [String]? = nil, minimumLength: Int = 0, maximumLength: Int? = nil) {
+        public init(choices: [String]? = nil, pattern: String? = nil, minimumLength: Int = 0, maximumLength: Int? = nil) {
             self.choices = choices
+            self.pattern = pattern
             self.minimumLength = minimumLength
             self.maximumLength = maximumLength
         }

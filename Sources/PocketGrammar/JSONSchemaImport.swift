@@ -5,9 +5,9 @@ import Foundation
 /// Supported keywords: `type` (a name or a list), `properties` (in document order, or in the
 /// order of `x-order`), `required`, `additionalProperties: false`, `items`, `minItems`,
 /// `maxItems`, `enum` (strings), `const` (string, number, boolean, null), `minimum`, `maximum`,
-/// `minLength`, `maxLength`, `anyOf`/`oneOf`, `$defs`/`definitions` with `$ref`, and the
-/// annotations `description`, `title`, `$schema`, `$id`, `$comment`. `{}` is any value.
-/// Anything else — including `pattern`, which this version cannot enforce — is an error naming
+/// `minLength`, `maxLength`, `pattern` (anchored: the whole string must match),
+/// `anyOf`/`oneOf`, `$defs`/`definitions` with `$ref`, and the annotations `description`,
+/// `title`, `$schema`, `$id`, `$comment`. `{}` is any value. Anything else is an error naming
 /// the keyword and its JSON pointer: a schema is never enforced only in part.
 public enum JSONSchemaImport {
     /// Parses JSON Schema text.
@@ -142,8 +142,14 @@ public enum JSONSchemaImport {
                     let items = try value["items"].map { v throws(GrammarError) in try node(v, path: path + "/items") } ?? .anyValue
                     nodes.append(.array(items: items, minimum: try integer("minItems") ?? 0, maximum: try integer("maxItems")))
                 case "string":
-                    use("minLength", "maxLength")
-                    nodes.append(.string(.init(minimumLength: try integer("minLength") ?? 0, maximumLength: try integer("maxLength"))))
+                    use("minLength", "maxLength", "pattern")
+                    var pattern: String?
+                    if let p = value["pattern"] {
+                        guard case .string(let text) = p else { throw .invalidSchema("pattern must be a string", path: path + "/pattern") }
+                        guard value["minLength"] == nil else { throw .unsupportedKeyword("minLength with pattern", path: path + "/minLength") }
+                        pattern = text
+                    }
+                    nodes.append(.string(.init(pattern: pattern, minimumLength: try integer("minLength") ?? 0, maximumLength: try integer("maxLength"))))
                 case "integer":
                     use("minimum", "maximum")
                     let minimum = try number("minimum"), maximum = try number("maximum")

@@ -16,6 +16,14 @@ public final class Vocabulary: Sendable {
     /// Trie nodes: children as (byte, node) sorted by byte, and the tokens ending at each node.
     let children: [[(byte: UInt8, node: Int32)]]
     let terminals: [[Int32]]
+    /// Tokens that are plain string content: printable ASCII other than `"` and `\`, and
+    /// whole UTF-8 characters. Inside a string, far from its length limit, every one of them is
+    /// allowed, whatever the rest of the parse state.
+    /// `plainStringTokens[n]`: the plain tokens of at most `n` bytes (`n` up to the longest).
+    let plainStringTokens: [TokenMask]
+    /// A trie over the other tokens, walked when only string content is open.
+    let otherChildren: [[(byte: UInt8, node: Int32)]]
+    let otherTerminals: [[Int32]]
 
     /// Creates a vocabulary.
     ///
@@ -45,6 +53,47 @@ public final class Vocabulary: Sendable {
         self.children = children.map { $0.sorted { $0.key < $1.key }.map { (byte: $0.key, node: $0.value) } }
         self.terminals = terminals
         longestToken = tokens.map(\.count).max() ?? 0
+
+        var plainByLength = [[Int]](repeating: [], count: longestToken + 1)
+        var others: [(Int, [UInt8])] = []
+        for (id, bytes) in tokens.enumerated() where !bytes.isEmpty && !endOfGeneration.contains(id) {
+            if Self.isPlainStringContent(bytes) { plainByLength[bytes.count].append(id) } else { others.append((id, bytes)) }
+        }
+        var masks: [TokenMask] = []
+        var running = TokenMask(count: tokens.count)
+        for ids in plainByLength {
+            for id in ids { running.insert(id) }
+            masks.append(running)
+        }
+        plainStringTokens = masks
+        (otherChildren, otherTerminals) = Self.trie(others)
+    }
+
+    /// Builds a trie over `(id, bytes)` pairs.
+    static func trie(_ entries: [(Int, [UInt8])]) -> ([[(byte: UInt8, node: Int32)]], [[Int32]]) {
+        var children: [[UInt8: Int32]] = [[:]]
+        var terminals: [[Int32]] = [[]]
+        for (id, bytes) in entries {
+            var node = 0
+            for b in bytes {
+                if let next = children[node][b] {
+                    node = Int(next)
+                } else {
+                    children.append([:])
+                    terminals.append([])
+                    children[node][b] = Int32(children.count - 1)
+                    node = children.count - 1
+                }
+            }
+            terminals[node].append(Int32(id))
+        }
+        return (children.map { $0.sorted { $0.key < $1.key }.map { (byte: $0.key, node: $0.value) } }, terminals)
+    }
+
+    /// Whether the bytes are printable ASCII (no `"` or `\`) and complete, valid UTF-8.
+    static func isPlainStringContent(_ bytes: [UInt8]) -> Bool {
+        for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C { return false }
+        return String(validating: bytes, as: UTF8.self) != nil
     }
 }
 

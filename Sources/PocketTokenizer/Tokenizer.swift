@@ -209,7 +209,8 @@ public final class Tokenizer: Sendable {
             while symbols.count > 1 {
                 var best = Int32.max, at = -1, result: Int32 = 0
                 for i in 0..<(symbols.count - 1) {
-                    let key = UInt64(UInt32(symbols[i])) << 32 | UInt64(UInt32(symbols[i + 1]))
+                    // A byte without a token is -1: its bit pattern matches no merge.
+                    let key = UInt64(UInt32(bitPattern: symbols[i])) << 32 | UInt64(UInt32(bitPattern: symbols[i + 1]))
                     if let merge = merges[key], merge.rank < best {
                         best = merge.rank; at = i; result = merge.result
                     }

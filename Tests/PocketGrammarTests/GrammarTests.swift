@@ -14,8 +14,14 @@ import Testing
     }
 
     @Test func unsupportedKeywordsAreNamedWithTheirPointer() {
-        #expect(throws: GrammarError.unsupportedKeyword("pattern", path: "#/properties/name/pattern")) {
-            try JSONSchemaImport.schema(fromJSON: ##"{"type":"object","properties":{"name":{"type":"string","pattern":"^a+$"}}}"##)
+        #expect(throws: GrammarError.unsupportedKeyword("format", path: "#/properties/name/format")) {
+            try JSONSchemaImport.schema(fromJSON: ##"{"type":"object","properties":{"name":{"type":"string","format":"email"}}}"##)
+        }
+        #expect(throws: GrammarError.self) {
+            try JSONSchemaImport.schema(fromJSON: ##"{"type":"string","pattern":"(a"}"##)
+        }
+        #expect(throws: GrammarError.self) {
+            try JSONSchemaImport.schema(fromJSON: ##"{"type":"string","pattern":"(?=a)b"}"##)
         }
         #expect(throws: GrammarError.unsupportedKeyword("uniqueItems", path: "#/uniqueItems")) {
             try JSONSchemaImport.schema(fromJSON: ##"{"type":"array","uniqueItems":true}"##)
@@ -59,6 +65,34 @@ import Testing
         let i = try grammar(##"{"type":"integer","minimum":-50,"maximum":120}"##)
         for ok in ["-50", "120", "0", "7", "-9"] { #expect(accepts(i, ok), "\(ok)") }
         for bad in ["-51", "121", "1.5", "200", "-0.5"] { #expect(!accepts(i, bad), "\(bad)") }
+    }
+
+    @Test func patternsMatchTheWholeString() throws {
+        let g = try grammar(##"{"type":"string","pattern":"^[A-Z]{2}-\\d{3}(x|yz)?$"}"##)
+        for ok in ["AB-123", "ZZ-000x", "QA-999yz"] { #expect(accepts(g, "\"\(ok)\""), "\(ok)") }
+        for bad in ["AB-12", "ab-123", "AB-1234", "AB-123y", "xAB-123", ""] { #expect(!accepts(g, "\"\(bad)\""), "\(bad)") }
+        let dots = try grammar(##"{"type":"string","pattern":"a.+b|[^a-c]*"}"##)
+        for ok in ["aéb", "a🙂🙂b", "", "xyz", "dd"] { #expect(accepts(dots, "\"\(ok)\""), "\(ok)") }
+        for bad in ["ab", "abc", "axbc"] { #expect(!accepts(dots, "\"\(bad)\""), "\(bad)") }
+    }
+
+    @Test func whitespaceIsCompactByDefaultAndBoundedWhenAllowed() throws {
+        let schema = try JSONSchemaImport.schema(fromJSON: Schemas.all[0])
+        let compact = try CompiledGrammar(schema)
+        let pretty = try CompiledGrammar(schema, whitespace: .bounded(maximumRun: 4))
+        let spaced = "{\n  \"name\": \"Tom\",\n  \"age\": 3\n}"
+        #expect(!accepts(compact, spaced))
+        #expect(accepts(pretty, spaced))
+        #expect(accepts(pretty, ##"{"name":"Tom","age":3}"##))
+        #expect(!accepts(pretty, "{     \"name\":\"Tom\",\"age\":3}"))     // a run of 5
+        #expect(!accepts(pretty, "{\"na me\":\"Tom\",\"age\":3}".replacingOccurrences(of: "na me", with: "name ")))
+        for seed in 0..<10 {
+            guard let out = randomWalk(pretty, SyntheticVocabulary.vocabulary, seed: UInt64(seed)) else {
+                Issue.record("dead end with whitespace, seed \(seed)")
+                continue
+            }
+            #expect(Validator.validate(out, against: Schemas.all[0]) == nil, "\(out)")
+        }
     }
 
     @Test func stringsAreBoundedByDefault() throws {
@@ -115,3 +149,4 @@ import Testing
         #expect(mask.allowsEnd && mask.contains(SyntheticVocabulary.end))
     }
 }
+

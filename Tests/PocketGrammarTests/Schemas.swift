@@ -9,5 +9,6 @@ enum Schemas {
         ##"{"$defs":{"Node":{"type":"object","properties":{"v":{"type":"integer","minimum":0,"maximum":9},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"},"maxItems":2}},"required":["v","kids"]}},"$ref":"#/$defs/Node"}"##,
         ##"{"anyOf":[{"type":"object","properties":{"kind":{"const":"cat"},"lives":{"type":"integer","minimum":1,"maximum":9}},"required":["kind","lives"]},{"type":"object","properties":{"kind":{"const":"dog"}},"required":["kind"]}]}"##,
         ##"{"type":"object","properties":{"note":{"type":"string","maxLength":30},"extra":{}},"required":["note","extra"]}"##,
+        ##"{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{2}-\\d{3}$"},"tags":{"type":"array","items":{"type":"string","pattern":"[a-z]+(-[a-z]+)?","maxLength":12},"maxItems":3}},"required":["code","tags"]}"##,
     ]
 }

@@ -38,7 +38,7 @@ func randomWalk(_ grammar: CompiledGrammar, _ vocabulary: Vocabulary, seed: UInt
     for step in 0..<limit {
         matcher.fillMask(&mask)
         var allowed = mask.allowedTokens
-        if allowed.isEmpty { return nil }
+        if allowed.isEmpty { print("DEAD:", String(decoding: bytes, as: UTF8.self)); return nil }
         // Late in the walk, prefer ending or structural tokens so walks terminate.
         if step > limit / 2, mask.allowsEnd { return String(decoding: bytes, as: UTF8.self) }
         if step > limit / 3 {
@@ -47,7 +47,7 @@ func randomWalk(_ grammar: CompiledGrammar, _ vocabulary: Vocabulary, seed: UInt
         }
         let token = allowed[Int(rng.next() % UInt64(allowed.count))]
         if vocabulary.endOfGeneration.contains(token) { return String(decoding: bytes, as: UTF8.self) }
-        guard matcher.accept(token) else { return nil }
+        guard matcher.accept(token) else { print("REJECTED", token, String(decoding: bytes, as: UTF8.self)); return nil }
         bytes += vocabulary.tokens[token]
         if matcher.isComplete { return String(decoding: bytes, as: UTF8.self) }
     }

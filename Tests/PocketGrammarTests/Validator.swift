@@ -48,6 +48,12 @@ enum Validator {
         case "string":
             guard let s = value as? String else { return "\(path): not a string" }
             if let max = schema["maxLength"] as? Int, s.utf8.count > max { return "\(path): longer than \(max)" }
+            if let pattern = schema["pattern"] as? String {
+                let anchored = "^(?:" + pattern.replacingOccurrences(of: "^", with: "", options: .anchored)
+                    .replacingOccurrences(of: "$", with: "", options: [.anchored, .backwards]) + ")$"
+                let regex = try! NSRegularExpression(pattern: anchored)
+                if regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) == nil { return "\(path): \(s) does not match \(pattern)" }
+            }
         case "integer", "number":
             guard let n = value as? NSNumber, !isBoolean(value) else { return "\(path): not a number" }
             if schema["type"] as? String == "integer", n.doubleValue != n.doubleValue.rounded() { return "\(path): not an integer" }

@@ -59,6 +59,14 @@ struct DefaultModelTokenizerTests {
         #expect(tokenizer.vocabularySize == 49152)
     }
 
+    @Test func bytesWithoutATokenDoNotCrash() {
+        // The vocabulary has no token for some control bytes; they become the unknown token.
+        let text = "a\u{04}\u{7F}b\u{1B}"
+        let ids = tokenizer.encode(text)
+        #expect(ids.first == tokenizer.encode("a").first)
+        #expect(!ids.isEmpty)
+    }
+
     @Test func bytesOfTokensAreTheirUTF8() {
         #expect(tokenizer.bytes(of: 19556) == Array("Hello".utf8))
         #expect(tokenizer.bytes(of: 905) == Array(" world".utf8))
