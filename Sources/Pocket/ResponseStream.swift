@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension LanguageModelSession {
     /// A response delivered as it is generated: a sequence of snapshots of the whole content so far.
@@ -57,19 +58,42 @@ extension LanguageModelSession {
             }
         }
 
-        /// Iterates the snapshots.
+        /// Iterates the snapshots. An iterator dropped before the end (a `break` out of the
+        /// loop) cancels the generation.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<Snapshot, any Error>.AsyncIterator
+            let watch: Watch
 
             /// The next snapshot, or `nil` when the response is complete.
             public mutating func next() async throws -> Snapshot? {
-                try await base.next()
+                do {
+                    guard let snapshot = try await base.next() else {
+                        watch.finished.withLock { $0 = true }
+                        return nil
+                    }
+                    return snapshot
+                } catch {
+                    watch.finished.withLock { $0 = true }
+                    throw error
+                }
+            }
+        }
+
+        /// Cancels the generation when the last copy of an unfinished iterator goes away.
+        final class Watch: Sendable {
+            let task: Task<Unchecked<Response<Content>>, any Error>
+            let finished = Mutex(false)
+
+            init(task: Task<Unchecked<Response<Content>>, any Error>) { self.task = task }
+
+            deinit {
+                if !finished.withLock({ $0 }) { task.cancel() }
             }
         }
 
         /// Creates an iterator.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: snapshots.makeAsyncIterator())
+            AsyncIterator(base: snapshots.makeAsyncIterator(), watch: Watch(task: task))
         }
 
         /// Waits for the whole response.

@@ -102,6 +102,18 @@ struct SessionTests {
         #expect(session.transcript.count == 2)
     }
 
+    @Test func endingAStreamEarlyCancelsGeneration() async throws {
+        let session = LanguageModelSession(model: model)
+        let stream = session.streamResponse(to: "Tell me a long story.", options: greedy(2000))
+        for try await snapshot in stream where !snapshot.content.isEmpty { break }
+        let stopped = ContinuousClock.now
+        while session.isResponding && ContinuousClock.now - stopped < .seconds(5) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(!session.isResponding)
+        #expect(ContinuousClock.now - stopped < .milliseconds(500))
+        #expect(session.transcript.isEmpty)
+        await #expect(throws: CancellationError.self) { try await stream.collect() }
+    }
+
     @Test func promptThatDoesNotFitThrowsBeforeGenerating() async throws {
         let small = try SystemLanguageModel(contentsOf: defaultModelURL, contextSize: 64)
         #expect(small.contextSize == 64)

@@ -150,6 +150,7 @@ struct FailingTool: Tool {
                 }
             }
             if case .response? = response.transcriptEntries.last {} else { Issue.record("no response entry") }
+            print("real-model tool test: \(response.transcriptEntries.map(\.description))")
         } catch LanguageModelSession.GenerationError.decodingFailure(let context) {
             // The token budget can end inside a call; that must be reported, not returned.
             print("tool test ended with a decoding failure: \(context.debugDescription)")
