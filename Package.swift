@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "PocketTransformer", targets: ["PocketTransformer"]),
         .library(name: "PocketGrammar", targets: ["PocketGrammar"]),
         .library(name: "Pocket", targets: ["Pocket"]),
+        // `import FoundationModels` for code written against Apple's framework (re-exports Pocket).
+        .library(name: "FoundationModels", targets: ["FoundationModels"]),
         .executable(name: "pocket", targets: ["PocketCLI"]),
         .executable(name: "pocket-bench", targets: ["PocketBench"]),
     ],
@@ -53,6 +55,8 @@ let package = Package(
         .target(
             name: "Pocket",
             dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF"]),
+        // Re-exports Pocket under Apple's module name.
+        .target(name: "FoundationModels", dependencies: ["Pocket"]),
         // The `pocket` command-line tool.
         .executableTarget(
             name: "PocketCLI",

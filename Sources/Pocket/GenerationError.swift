@@ -1,0 +1,82 @@
+import Foundation
+
+extension LanguageModelSession {
+    /// Errors a session throws while generating.
+    public enum GenerationError: Error, LocalizedError, Sendable {
+        /// Context of an error.
+        public struct Context: Sendable {
+            /// What happened, for developers.
+            public let debugDescription: String
+
+            /// Creates a context.
+            public init(debugDescription: String) {
+                self.debugDescription = debugDescription
+            }
+        }
+
+        /// An explanation from the model of why it refused a request.
+        public struct Refusal: Sendable {
+            /// The transcript entries in which the model refused.
+            public let transcriptEntries: [Transcript.Entry]
+
+            /// Creates a refusal.
+            public init(transcriptEntries: [Transcript.Entry]) {
+                self.transcriptEntries = transcriptEntries
+            }
+        }
+
+        /// The conversation does not fit the context window.
+        case exceededContextWindowSize(Context)
+        /// The model's weights are not available.
+        case assetsUnavailable(Context)
+        /// A guardrail rejected the prompt or the response.
+        case guardrailViolation(Context)
+        /// The schema uses a guide the engine cannot enforce.
+        case unsupportedGuide(Context)
+        /// The prompt is in a language the model does not support.
+        case unsupportedLanguageOrLocale(Context)
+        /// The model's output could not be read as the requested type.
+        case decodingFailure(Context)
+        /// Too many requests (never thrown by Pocket, kept for source compatibility).
+        case rateLimited(Context)
+        /// The session is already responding to another request.
+        case concurrentRequests(Context)
+        /// The model refused the request.
+        case refusal(Refusal, Context)
+
+        /// The error's context.
+        public var context: Context {
+            switch self {
+            case .exceededContextWindowSize(let c), .assetsUnavailable(let c), .guardrailViolation(let c),
+                 .unsupportedGuide(let c), .unsupportedLanguageOrLocale(let c), .decodingFailure(let c),
+                 .rateLimited(let c), .concurrentRequests(let c), .refusal(_, let c):
+                return c
+            }
+        }
+
+        /// A description of the error.
+        public var errorDescription: String? {
+            switch self {
+            case .exceededContextWindowSize: "The conversation exceeds the model's context window. \(context.debugDescription)"
+            case .assetsUnavailable: "The model is unavailable. \(context.debugDescription)"
+            case .guardrailViolation: "The request was rejected by a guardrail. \(context.debugDescription)"
+            case .unsupportedGuide: "A generation guide is not supported. \(context.debugDescription)"
+            case .unsupportedLanguageOrLocale: "The language is not supported. \(context.debugDescription)"
+            case .decodingFailure: "The response could not be decoded. \(context.debugDescription)"
+            case .rateLimited: "Too many requests. \(context.debugDescription)"
+            case .concurrentRequests: "The session is already responding. \(context.debugDescription)"
+            case .refusal: "The model refused the request. \(context.debugDescription)"
+            }
+        }
+
+        /// A suggestion to fix the error.
+        public var recoverySuggestion: String? {
+            switch self {
+            case .exceededContextWindowSize: "Start a new session with a shorter transcript, or ask for a shorter response."
+            case .concurrentRequests: "Wait for the current response (isResponding) before sending another request."
+            case .assetsUnavailable: "Run Weights/fetch in the Pocket checkout or set POCKET_MODEL."
+            default: nil
+            }
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import Synchronization
+
+/// A conversation with a language model: instructions, prompts, responses and tool calls,
+/// kept in a ``Transcript`` and in the model's cache.
+///
+/// One request runs at a time; a second one while ``isResponding`` throws
+/// ``GenerationError/concurrentRequests(_:)``. A failed or cancelled request leaves the
+/// transcript as it was before the request.
+public final class LanguageModelSession: @unchecked Sendable {
+    /// The model.
+    public let model: any LanguageModel
+    /// The tools the model may call.
+    public let tools: [any Tool]
+    private let guardrails: SystemLanguageModel.Guardrails
+    private let state: Mutex<State>
+    /// The model's per-session state; used only by the request holding `isResponding`.
+    private var context: (any LanguageModelContext)?
+
+    private struct State {
+        var transcript: Transcript
+        var isResponding = false
+    }
+
+    /// The conversation so far.
+    public var transcript: Transcript { state.withLock { $0.transcript } }
+
+    /// Whether a request is running.
+    public var isResponding: Bool { state.withLock { $0.isResponding } }
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - model: The model (the default model unless given).
+    ///   - tools: Tools the model may call.
+    ///   - instructions: Instructions that steer every response.
+    public init(model: any LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], instructions: Instructions? = nil) {
+        self.model = model
+        self.tools = tools
+        guardrails = (model as? SystemLanguageModel)?.guardrails ?? .default
+        var entries: [Transcript.Entry] = []
+        let definitions = tools.compactMap { try? Transcript.ToolDefinition(tool: $0) }
+        if instructions != nil || !definitions.isEmpty {
+            let segments = instructions.map { [Transcript.Segment.text(.init(content: $0.text))] } ?? []
+            entries.append(.instructions(.init(segments: segments, toolDefinitions: definitions)))
+        }
+        state = Mutex(State(transcript: Transcript(entries: entries)))
+    }
+
+    /// Creates a session with instructions given as text.
+    public convenience init(model: any LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], instructions: String) {
+        self.init(model: model, tools: tools, instructions: Instructions(instructions))
+    }
+
+    /// Creates a session with instructions from a builder.
+    public convenience init(
+        model: any LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [],
+        @InstructionsBuilder instructions: () throws -> Instructions
+    ) rethrows {
+        self.init(model: model, tools: tools, instructions: try instructions())
+    }
+
+    /// Continues a saved conversation; the cache is rebuilt on the first request.
+    public init(model: any LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], transcript: Transcript) {
+        self.model = model
+        self.tools = tools
+        guardrails = (model as? SystemLanguageModel)?.guardrails ?? .default
+        state = Mutex(State(transcript: transcript))
+    }
+
+    /// Evaluates the instructions (and `promptPrefix`) ahead of time so the first response
+    /// starts sooner. Does nothing while a request is running.
+    public func prewarm(promptPrefix: Prompt? = nil) {
+        guard let transcript = state.withLock({ s -> Transcript? in
+            guard !s.isResponding else { return nil }
+            s.isResponding = true
+            return s.transcript
+        }) else { return }
+        defer { state.withLock { $0.isResponding = false } }
+        var messages = Self.render(transcript)
+        if let promptPrefix { messages.append(LanguageModelMessage(role: .user, content: promptPrefix.text)) }
+        try? modelContext().prefill(messages)
+    }
+
+    private func modelContext() throws -> any LanguageModelContext {
+        if let context { return context }
+        let made = try model.makeContext()
+        context = made
+        return made
+    }
+
+    // MARK: - Rendering
+
+    /// The instructions text with the tool definitions and the tool-call format.
+    static func toolInstructions(_ definitions: [Transcript.ToolDefinition], marker: String) -> String {
+        guard !definitions.isEmpty else { return "" }
+        var text = """
+            You can call tools. To call tools, reply with \(marker) followed by a JSON array of calls, \
+            each {"name": tool name, "arguments": {…}}, and nothing else. Otherwise answer normally. Tools:
+            """
+        for d in definitions {
+            text += "\n- \(d.name): \(d.description)"
+            if d.includesSchemaInInstructions != false { text += " Arguments: \(d.parametersJSON)" }
+        }
+        return text
+    }
+
+    /// The transcript as chat messages. User and tool text stays text: the model encodes it
+    /// without special-token parsing, so it cannot open or close a turn.
+    static func render(_ transcript: some Sequence<Transcript.Entry>) -> [LanguageModelMessage] {
+        var messages: [LanguageModelMessage] = []
+        for entry in transcript {
+            switch entry {
+            case .instructions(let e):
+                let tools = Self.toolInstructions(e.toolDefinitions, marker: Self.toolCallMarker)
+                let text = [e.segments.text, tools].filter { !$0.isEmpty }.joined(separator: "\n\n")
+                messages.append(.init(role: .system, content: text))
+            case .prompt(let e):
+                var text = e.segments.text
+                if let format = e.responseFormat, format.includedInPrompt == true {
+                    text += schemaHint + format.schemaJSON
+                }
+                messages.append(.init(role: .user, content: text))
+            case .toolCalls(let e):
+                let calls = e.calls.map { "{\"name\":\(GeneratedContent(kind: .string($0.toolName)).jsonString),\"arguments\":\($0.arguments.jsonString)}" }
+                messages.append(.init(role: .assistant, content: Self.toolCallMarker + "[" + calls.joined(separator: ",") + "]"))
+            case .toolOutput(let e):
+                messages.append(.init(role: .tool, content: e.segments.text))
+            case .response(let e):
+                messages.append(.init(role: .assistant, content: e.segments.text))
+            }
+        }
+        return messages
+    }
+
+    /// What precedes a schema shown to the model in a prompt.
+    static let schemaHint = "\n\nRespond with JSON that follows this JSON Schema:\n"
+
+    /// The marker that opens a tool call in a reply (the default model has no native one).
+    static let toolCallMarker = "<tool_call>"
+
+    /// JSON Schema text of an array of calls to the given tools.
+    static func toolCallSchema(_ definitions: [Transcript.ToolDefinition]) -> String {
+        let choices = definitions.map { d in
+            "{\"type\":\"object\",\"properties\":{\"name\":{\"const\":\(GeneratedContent(kind: .string(d.name)).jsonString)},"
+                + "\"arguments\":\(d.parametersJSON)},\"required\":[\"name\",\"arguments\"],\"x-order\":[\"name\",\"arguments\"],"
+                + "\"additionalProperties\":false}"
+        }
+        return "{\"type\":\"array\",\"minItems\":1,\"items\":{\"anyOf\":[\(choices.joined(separator: ","))]}}"
+    }
+
+    // MARK: - Running a request
+
+    /// The result of ``run``.
+    struct Outcome {
+        var text: String
+        var entries: [Transcript.Entry]
+        var usage: Usage
+    }
+
+    /// Runs one request: checks, generation, the tool loop; commits the transcript on success.
+    ///
+    /// - Parameter onText: Receives the response text accumulated so far (answers only).
+    func run(
+        prompt: Prompt, schema: GenerationSchema?, schemaName: String?, includeSchemaInPrompt: Bool,
+        options: GenerationOptions, onText: (String) throws -> Void
+    ) async throws -> Outcome {
+        let transcript = try state.withLock { s -> Transcript in
+            guard !s.isResponding else {
+                throw GenerationError.concurrentRequests(.init(debugDescription: "the session is already responding to a request"))
+            }
+            s.isResponding = true
+            return s.transcript
+        }
+        defer { state.withLock { $0.isResponding = false } }
+
+        let promptText = prompt.text
+        guard guardrails.check(promptText) else {
+            throw GenerationError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
+        }
+        if let model = model as? SystemLanguageModel, let language = LanguageDetection.unsupportedLanguage(of: promptText, supported: model.supportedLanguages) {
+            throw GenerationError.unsupportedLanguageOrLocale(.init(
+                debugDescription: "the prompt appears to be in \(language), which the model does not list in general.languages"))
+        }
+        var schemaJSON: String?
+        if let schema {
+            do { schemaJSON = try schema.jsonSchemaString() } catch {
+                throw GenerationError.unsupportedGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
+            }
+        }
+        var format = schema.map { Transcript.ResponseFormat(schema: $0) }
+        if let name = schemaName { format?.name = name }
+        format?.includedInPrompt = includeSchemaInPrompt
+        var newEntries: [Transcript.Entry] = [.prompt(.init(
+            segments: [.text(.init(content: promptText))], options: options, responseFormat: format))]
+        let definitions = transcript.compactMap { entry -> [Transcript.ToolDefinition]? in
+            if case .instructions(let e) = entry { return e.toolDefinitions } else { return nil }
+        }.flatMap { $0 }
+        let toolFormat = definitions.isEmpty || schema != nil
+            ? nil : ToolCallFormat(marker: Self.toolCallMarker, schema: Self.toolCallSchema(definitions))
+
+        let context = try modelContext()
+        var usage = Usage()
+        for _ in 0..<16 {
+            let messages = Self.render(Array(transcript) + newEntries)
+            let needed = context.tokenCount(of: messages, addGenerationPrompt: true)
+            guard needed < model.contextSize else {
+                throw GenerationError.exceededContextWindowSize(.init(
+                    debugDescription: "the request needs \(needed) tokens before the response; the context size is \(model.contextSize)"))
+            }
+            let reply: LanguageModelReply
+            do {
+                var accumulated = ""
+                reply = try context.generate(
+                    LanguageModelRequest(messages: messages, options: options, schema: schemaJSON, toolCalls: toolFormat)
+                ) { piece in
+                    accumulated += piece
+                    try onText(accumulated)
+                }
+            } catch let error as LanguageModelContextError {
+                switch error {
+                case .contextFull(let needed, let capacity):
+                    throw GenerationError.exceededContextWindowSize(.init(
+                        debugDescription: "the response ran into the context window (\(needed) of \(capacity) tokens)"))
+                case .decodingFailure(let detail):
+                    throw GenerationError.decodingFailure(.init(debugDescription: detail))
+                }
+            }
+            usage.add(reply.usage)
+            if reply.isToolCall {
+                let calls = try parseToolCalls(reply.text)
+                newEntries.append(.toolCalls(.init(calls)))
+                newEntries += try await runTools(calls)
+                continue
+            }
+            guard guardrails.check(reply.text) else {
+                throw GenerationError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
+            }
+            let segment: Transcript.Segment
+            if schema != nil {
+                let content: GeneratedContent
+                do { content = try GeneratedContent(json: reply.text) } catch {
+                    throw GenerationError.decodingFailure(.init(debugDescription: "the response is not valid JSON: \(error)"))
+                }
+                segment = .structure(.init(source: schemaName ?? "schema", content: content))
+            } else {
+                segment = .text(.init(content: reply.text))
+            }
+            newEntries.append(.response(.init(segments: [segment])))
+            let committed = newEntries
+            state.withLock { $0.transcript.entries += committed }
+            return Outcome(text: reply.text, entries: newEntries, usage: usage)
+        }
+        throw GenerationError.decodingFailure(.init(debugDescription: "the model kept calling tools for 16 rounds without answering"))
+    }
+
+    private func parseToolCalls(_ json: String) throws -> [Transcript.ToolCall] {
+        guard let content = try? GeneratedContent(json: json), case .array(let items) = content.kind else {
+            throw GenerationError.decodingFailure(.init(debugDescription: "the tool call is not a JSON array: \(json)"))
+        }
+        return try items.map { item in
+            guard case .structure(let properties, _) = item.kind,
+                  case .string(let name)? = properties["name"]?.kind, let arguments = properties["arguments"] else {
+                throw GenerationError.decodingFailure(.init(debugDescription: "a tool call lacks name or arguments: \(item.jsonString)"))
+            }
+            return Transcript.ToolCall(toolName: name, arguments: arguments)
+        }
+    }
+
+    /// Runs the calls concurrently; outputs come back in call order.
+    private func runTools(_ calls: [Transcript.ToolCall]) async throws -> [Transcript.Entry] {
+        let tools = self.tools
+        return try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (index, call) in calls.enumerated() {
+                guard let tool = tools.first(where: { $0.name == call.toolName }) else {
+                    throw GenerationError.decodingFailure(.init(debugDescription: "the model called an unknown tool '\(call.toolName)'"))
+                }
+                group.addTask {
+                    do {
+                        return (index, try await tool.callRendered(call.arguments))
+                    } catch {
+                        throw ToolCallError(tool: tool, underlyingError: error)
+                    }
+                }
+            }
+            var outputs = [String](repeating: "", count: calls.count)
+            for try await (index, output) in group { outputs[index] = output }
+            return calls.enumerated().map { index, call in
+                .toolOutput(.init(id: call.id, toolName: call.toolName, segments: [.text(.init(content: outputs[index]))]))
+            }
+        }
+    }
+}

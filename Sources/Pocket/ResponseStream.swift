@@ -1,0 +1,187 @@
+import Foundation
+import Synchronization
+
+extension LanguageModelSession {
+    /// A response delivered as it is generated: a sequence of snapshots of the whole content so far.
+    ///
+    /// For text, each snapshot's content is the text so far. For structured output it is the
+    /// partially generated value, parsed from the incomplete JSON: properties appear as they
+    /// are generated, and those already filled only grow.
+    public struct ResponseStream<Content: Generable>: AsyncSequence, @unchecked Sendable {
+        /// A snapshot of the response so far.
+        public struct Snapshot: @unchecked Sendable {
+            /// The content so far.
+            public var content: Content.PartiallyGenerated
+            /// The content so far as generated content.
+            public var rawContent: GeneratedContent
+        }
+
+        private let snapshots: AsyncThrowingStream<Snapshot, any Error>
+        private let task: Task<Unchecked<Response<Content>>, any Error>
+
+        init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions) {
+            let (stream, continuation) = AsyncThrowingStream<Snapshot, any Error>.makeStream()
+            snapshots = stream
+            let structured = schema != nil
+            task = Task {
+                do {
+                    let outcome = try await session.run(
+                        prompt: prompt, schema: schema, schemaName: String(describing: Content.self),
+                        includeSchemaInPrompt: includeSchemaInPrompt, options: options
+                    ) { text in
+                        let raw: GeneratedContent
+                        if structured {
+                            guard let partial = try? GeneratedContent(json: text) else { return }
+                            raw = partial
+                        } else {
+                            raw = GeneratedContent(kind: .string(text))
+                        }
+                        guard let content = try? Content.PartiallyGenerated(raw) else { return }
+                        continuation.yield(Snapshot(content: content, rawContent: raw))
+                    }
+                    let raw = structured ? try LanguageModelSession.decode(outcome.text) : GeneratedContent(kind: .string(outcome.text))
+                    let content: Content
+                    do { content = try Content(raw) } catch {
+                        throw GenerationError.decodingFailure(.init(debugDescription: "the response does not convert to \(Content.self): \(error)"))
+                    }
+                    if structured { continuation.yield(Snapshot(content: content.asPartiallyGenerated(), rawContent: raw)) }
+                    continuation.finish()
+                    return Unchecked(value: Response(content: content, rawContent: raw, transcriptEntries: outcome.entries[...], usage: outcome.usage))
+                } catch {
+                    continuation.finish(throwing: error)
+                    throw error
+                }
+            }
+            let task = self.task
+            continuation.onTermination = { termination in
+                if case .cancelled = termination { task.cancel() }
+            }
+        }
+
+        /// Iterates the snapshots. An iterator dropped before the end (a `break` out of the
+        /// loop) cancels the generation.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<Snapshot, any Error>.AsyncIterator
+            let watch: Watch
+
+            /// The next snapshot, or `nil` when the response is complete.
+            public mutating func next() async throws -> Snapshot? {
+                do {
+                    guard let snapshot = try await base.next() else {
+                        watch.finished.withLock { $0 = true }
+                        return nil
+                    }
+                    return snapshot
+                } catch {
+                    watch.finished.withLock { $0 = true }
+                    throw error
+                }
+            }
+        }
+
+        /// Cancels the generation when the last copy of an unfinished iterator goes away.
+        final class Watch: Sendable {
+            let task: Task<Unchecked<Response<Content>>, any Error>
+            let finished = Mutex(false)
+
+            init(task: Task<Unchecked<Response<Content>>, any Error>) { self.task = task }
+
+            deinit {
+                if !finished.withLock({ $0 }) { task.cancel() }
+            }
+        }
+
+        /// Creates an iterator.
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: snapshots.makeAsyncIterator(), watch: Watch(task: task))
+        }
+
+        /// Waits for the whole response.
+        public func collect() async throws -> Response<Content> {
+            let task = self.task
+            return try await withTaskCancellationHandler {
+                try await task.value.value
+            } onCancel: {
+                task.cancel()
+            }
+        }
+    }
+
+    /// Carries a value whose type is not `Sendable` out of the generation task; the value is
+    /// created there and only read afterwards.
+    struct Unchecked<Value>: @unchecked Sendable {
+        let value: Value
+    }
+
+    // MARK: Text
+
+    /// Streams the text response to a prompt.
+    public func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
+        ResponseStream(session: self, prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options)
+    }
+
+    /// Streams the text response to a prompt given as text.
+    public func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions()) -> ResponseStream<String> {
+        streamResponse(to: Prompt(prompt), options: options)
+    }
+
+    /// Streams the text response to a prompt built by a closure.
+    public func streamResponse(
+        options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> ResponseStream<String> {
+        streamResponse(to: try prompt(), options: options)
+    }
+
+    // MARK: Schema
+
+    /// Streams content that follows `schema`.
+    public func streamResponse(
+        to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
+        options: GenerationOptions = GenerationOptions()
+    ) -> ResponseStream<GeneratedContent> {
+        ResponseStream(session: self, prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    /// Streams content that follows `schema`, for a prompt given as text.
+    public func streamResponse(
+        to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
+        options: GenerationOptions = GenerationOptions()
+    ) -> ResponseStream<GeneratedContent> {
+        streamResponse(to: Prompt(prompt), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    /// Streams content that follows `schema`, for a prompt built by a closure.
+    public func streamResponse(
+        schema: GenerationSchema, includeSchemaInPrompt: Bool = true, options: GenerationOptions = GenerationOptions(),
+        @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> ResponseStream<GeneratedContent> {
+        streamResponse(to: try prompt(), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    // MARK: Generable
+
+    /// Streams a value of `type` as partially generated snapshots.
+    public func streamResponse<Content: Generable>(
+        to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
+        options: GenerationOptions = GenerationOptions()
+    ) -> ResponseStream<Content> {
+        ResponseStream(session: self, prompt: prompt, schema: type == String.self ? nil : type.generationSchema,
+                       includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    /// Streams a value of `type`, for a prompt given as text.
+    public func streamResponse<Content: Generable>(
+        to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
+        options: GenerationOptions = GenerationOptions()
+    ) -> ResponseStream<Content> {
+        streamResponse(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    /// Streams a value of `type`, for a prompt built by a closure.
+    public func streamResponse<Content: Generable>(
+        generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
+        options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> ResponseStream<Content> {
+        streamResponse(to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+}

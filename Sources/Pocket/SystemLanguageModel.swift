@@ -1,0 +1,180 @@
+import Foundation
+import PocketGGUF
+import PocketTokenizer
+import PocketTransformer
+
+/// An on-device language model: a GGUF file run by Pocket's transformer.
+///
+/// ``default`` is found in this order: the file named by the `POCKET_MODEL` environment
+/// variable, then `Weights/SmolLM2-135M-Instruct.Q4_1.gguf` in the Pocket package checkout
+/// this library was built from. Any other GGUF model loads with ``init(contentsOf:contextSize:useCase:guardrails:)``.
+public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
+    /// What a model is used for.
+    public struct UseCase: Sendable, Equatable {
+        let name: String
+        /// General prompting.
+        public static let general = UseCase(name: "general")
+        /// Tagging and extracting content.
+        public static let contentTagging = UseCase(name: "contentTagging")
+    }
+
+    /// Guardrails that screen prompts and responses.
+    ///
+    /// Pocket's default policy blocks nothing (a small local model has no safety classifier);
+    /// apps add their own checks with ``init(check:)``, which sessions run on every prompt and
+    /// response and turn into ``LanguageModelSession/GenerationError/guardrailViolation(_:)``.
+    public struct Guardrails: Sendable {
+        let check: @Sendable (String) -> Bool
+
+        /// The default guardrails (Pocket: no blocking).
+        public static let `default` = Guardrails(check: { _ in true })
+        /// Guardrails for transforming possibly sensitive content (Pocket: no blocking).
+        public static let permissiveContentTransformations = Guardrails(check: { _ in true })
+
+        /// Guardrails that accept text for which `check` returns `true` (a Pocket addition).
+        public init(check: @escaping @Sendable (String) -> Bool) {
+            self.check = check
+        }
+    }
+
+    /// Whether the model can be used.
+    public enum Availability: Sendable, Equatable {
+        /// Why the model is unavailable.
+        public enum UnavailableReason: Sendable, Equatable, CustomStringConvertible {
+            /// The device cannot run the model.
+            case deviceNotEligible
+            /// The model file is missing or unreadable; the description says how to get it.
+            case modelNotReady
+            /// Not used by Pocket (kept for source compatibility).
+            case appleIntelligenceNotEnabled
+
+            /// What to do.
+            public var description: String {
+                switch self {
+                case .deviceNotEligible: "this machine cannot run the model (not enough memory or an unsupported architecture)"
+                case .modelNotReady:
+                    "the model file is missing: run Weights/fetch in the Pocket checkout, or set POCKET_MODEL to a GGUF file"
+                case .appleIntelligenceNotEnabled: "not applicable to Pocket"
+                }
+            }
+        }
+        /// Ready to use.
+        case available
+        /// Not usable, and why.
+        case unavailable(UnavailableReason)
+    }
+
+    /// The default model (see the type's documentation for how it is found).
+    public static let `default` = SystemLanguageModel(url: locateDefault())
+
+    /// The model file's location.
+    public let url: URL
+    /// The use case.
+    public let useCase: UseCase
+    /// The guardrails.
+    public let guardrails: Guardrails
+    private let requestedContextSize: Int
+    private let loaded: Result<Loaded, Error>
+
+    /// What a loaded model shares between sessions.
+    struct Loaded: @unchecked Sendable {
+        let file: GGUFFile
+        let tokenizer: Tokenizer
+        let template: ChatTemplate
+        let trainedContext: Int
+    }
+
+    private init(url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default) {
+        self.url = url
+        self.useCase = useCase
+        self.guardrails = guardrails
+        requestedContextSize = contextSize
+        loaded = Result {
+            let file = try GGUFFile(contentsOf: url)
+            let configuration = try ModelConfiguration(metadata: file.metadata)
+            return Loaded(file: file, tokenizer: try Tokenizer(gguf: file), template: ChatTemplate(gguf: file),
+                          trainedContext: configuration.trainedContextLength)
+        }
+    }
+
+    /// Loads any GGUF model (a Pocket addition).
+    ///
+    /// - Parameters:
+    ///   - url: The GGUF file.
+    ///   - contextSize: The context window of sessions; never above the model's trained context.
+    ///   - useCase: The use case.
+    ///   - guardrails: The guardrails.
+    /// - Throws: The loading error when the file cannot be opened as a supported model.
+    public convenience init(
+        contentsOf url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default
+    ) throws {
+        self.init(url: url, contextSize: contextSize, useCase: useCase, guardrails: guardrails)
+        _ = try loaded.get()
+    }
+
+    /// The default model with a use case and guardrails.
+    public convenience init(useCase: UseCase = .general, guardrails: Guardrails = .default) {
+        self.init(url: Self.locateDefault(), useCase: useCase, guardrails: guardrails)
+    }
+
+    /// Whether the model can be used, and if not, why.
+    public var availability: Availability {
+        switch loaded {
+        case .success: return .available
+        case .failure(let error):
+            if let error = error as? TransformerError, case .unsupportedArchitecture = error { return .unavailable(.deviceNotEligible) }
+            return .unavailable(.modelNotReady)
+        }
+    }
+
+    /// Whether ``availability`` is `.available`.
+    public var isAvailable: Bool { availability == .available }
+
+    /// The languages the model lists in its metadata (`general.languages`), as language codes.
+    public var supportedLanguages: Set<Locale.Language> {
+        guard case .success(let model) = loaded else { return [] }
+        let codes = model.file.metadata.strings("general.languages") ?? []
+        return Set(codes.map { Locale.Language(identifier: $0) })
+    }
+
+    /// Whether the model supports the language of `locale`.
+    public func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
+        guard let code = locale.language.languageCode?.identifier else { return false }
+        return supportedLanguages.contains { $0.languageCode?.identifier == code }
+    }
+
+    /// The context window of sessions: the requested size, at most the model's trained context.
+    public var contextSize: Int {
+        guard case .success(let model) = loaded else { return requestedContextSize }
+        return min(requestedContextSize, model.trainedContext)
+    }
+
+    /// Creates a session's state: a transformer with its own KV cache.
+    public func makeContext() throws -> any LanguageModelContext {
+        let model: Loaded
+        do {
+            model = try loaded.get()
+        } catch {
+            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
+                debugDescription: "\(url.path): \(error). \(Availability.UnavailableReason.modelNotReady)"))
+        }
+        return try TransformerContext(model: model, contextSize: contextSize)
+    }
+
+    /// The loaded model, or the loading error.
+    func loadedModel() throws -> Loaded { try loaded.get() }
+
+    /// `POCKET_MODEL`, then the checkout's default file.
+    static func locateDefault() -> URL {
+        if let path = ProcessInfo.processInfo.environment["POCKET_MODEL"] { return URL(fileURLWithPath: path) }
+        // Sources/Pocket/SystemLanguageModel.swift -> package root is three levels up.
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
+    }
+}
+
+extension LanguageModel where Self == SystemLanguageModel {
+    /// The default model, so that `LanguageModelSession(model: .default)` reads as with Apple's API.
+    public static var `default`: SystemLanguageModel { SystemLanguageModel.default }
+}

@@ -1,0 +1,315 @@
+import Foundation
+
+/// The history of a session: instructions, prompts, tool calls and outputs, and responses.
+///
+/// A transcript is a collection of ``Entry`` values and is `Codable`, so a conversation can be
+/// saved and later continued with ``LanguageModelSession/init(model:tools:transcript:)``.
+public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
+    /// The entries, in order.
+    var entries: [Entry]
+
+    /// Creates a transcript from entries.
+    public init(entries: some Sequence<Entry> = []) {
+        self.entries = Array(entries)
+    }
+
+    /// The first index.
+    public var startIndex: Int { entries.startIndex }
+    /// The index past the last entry.
+    public var endIndex: Int { entries.endIndex }
+    /// The entry at `position`.
+    public subscript(position: Int) -> Entry { entries[position] }
+
+    /// One entry of a transcript.
+    public enum Entry: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
+        /// Instructions, usually first.
+        case instructions(Instructions)
+        /// A prompt from the user.
+        case prompt(Prompt)
+        /// Tool calls the model made.
+        case toolCalls(ToolCalls)
+        /// The output of one tool call.
+        case toolOutput(ToolOutput)
+        /// A response of the model.
+        case response(Response)
+
+        /// The entry's identifier.
+        public var id: String {
+            switch self {
+            case .instructions(let e): e.id
+            case .prompt(let e): e.id
+            case .toolCalls(let e): e.id
+            case .toolOutput(let e): e.id
+            case .response(let e): e.id
+            }
+        }
+
+        /// The entry as text (for logs).
+        public var description: String {
+            switch self {
+            case .instructions(let e): "Instructions: " + e.segments.text
+            case .prompt(let e): "Prompt: " + e.segments.text
+            case .toolCalls(let e): "Tool calls: " + e.calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ", ")
+            case .toolOutput(let e): "Tool output (\(e.toolName)): " + e.segments.text
+            case .response(let e): "Response: " + e.segments.text
+            }
+        }
+    }
+
+    /// A piece of an entry's content.
+    public enum Segment: Sendable, Equatable, Codable, Identifiable {
+        /// Text.
+        case text(TextSegment)
+        /// Structured content.
+        case structure(StructuredSegment)
+
+        /// The segment's identifier.
+        public var id: String {
+            switch self {
+            case .text(let s): s.id
+            case .structure(let s): s.id
+            }
+        }
+
+        /// The text the model sees for this segment.
+        var text: String {
+            switch self {
+            case .text(let s): s.content
+            case .structure(let s): s.content.jsonString
+            }
+        }
+    }
+
+    /// A text segment.
+    public struct TextSegment: Sendable, Equatable, Codable, Identifiable {
+        /// The identifier.
+        public var id: String
+        /// The text.
+        public var content: String
+
+        /// Creates a text segment.
+        public init(id: String = UUID().uuidString, content: String) {
+            self.id = id
+            self.content = content
+        }
+    }
+
+    /// A segment of structured content.
+    public struct StructuredSegment: Sendable, Equatable, Codable, Identifiable {
+        /// The identifier.
+        public var id: String
+        /// Where the content came from (such as the name of the generated type).
+        public var source: String
+        /// The content.
+        public var content: GeneratedContent
+
+        /// Creates a structured segment.
+        public init(id: String = UUID().uuidString, source: String, content: GeneratedContent) {
+            self.id = id
+            self.source = source
+            self.content = content
+        }
+
+        enum CodingKeys: String, CodingKey { case id, source, content }
+
+        /// Decodes a segment; the content is stored as JSON text.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            source = try c.decode(String.self, forKey: .source)
+            content = try GeneratedContent(json: c.decode(String.self, forKey: .content))
+        }
+
+        /// Encodes a segment; the content is stored as JSON text.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(source, forKey: .source)
+            try c.encode(content.jsonString, forKey: .content)
+        }
+    }
+
+    /// Instructions entry: the developer's instructions and the tools available.
+    public struct Instructions: Sendable, Equatable, Codable, Identifiable {
+        /// The identifier.
+        public var id: String
+        /// The content.
+        public var segments: [Segment]
+        /// The tools the model may call.
+        public var toolDefinitions: [ToolDefinition]
+
+        /// Creates an instructions entry.
+        public init(id: String = UUID().uuidString, segments: [Segment], toolDefinitions: [ToolDefinition]) {
+            self.id = id
+            self.segments = segments
+            self.toolDefinitions = toolDefinitions
+        }
+    }
+
+    /// The description of a tool, as the model sees it.
+    public struct ToolDefinition: Sendable, Equatable, Codable {
+        /// The tool's name.
+        public var name: String
+        /// What the tool does.
+        public var description: String
+        /// The JSON Schema text of the tool's arguments.
+        let parametersJSON: String
+        /// `false` when the tool asked not to have its schema in the instructions (the call is
+        /// still constrained by it).
+        var includesSchemaInInstructions: Bool?
+
+        /// Creates a definition.
+        public init(name: String, description: String, parameters: GenerationSchema) throws {
+            self.name = name
+            self.description = description
+            self.parametersJSON = try parameters.jsonSchemaString()
+        }
+
+        /// Describes a tool.
+        public init(tool: some Tool) throws {
+            try self.init(name: tool.name, description: tool.description, parameters: tool.parameters)
+            includesSchemaInInstructions = tool.includesSchemaInInstructions
+        }
+    }
+
+    /// A prompt entry.
+    public struct Prompt: Sendable, Equatable, Codable, Identifiable {
+        /// The identifier.
+        public var id: String
+        /// The content.
+        public var segments: [Segment]
+        /// The options the prompt was answered with.
+        public var options: GenerationOptions
+        /// The schema the response had to follow, if any.
+        public var responseFormat: ResponseFormat?
+
+        /// Creates a prompt entry.
+        public init(
+            id: String = UUID().uuidString, segments: [Segment], options: GenerationOptions = GenerationOptions(),
+            responseFormat: ResponseFormat? = nil
+        ) {
+            self.id = id
+            self.segments = segments
+            self.options = options
+            self.responseFormat = responseFormat
+        }
+    }
+
+    /// The format a response had to follow.
+    public struct ResponseFormat: Sendable, Equatable, Codable {
+        /// The name of the generated type or schema.
+        public var name: String
+        /// The JSON Schema text.
+        let schemaJSON: String
+        /// Whether the schema was shown to the model in the prompt (so re-rendering the
+        /// conversation reproduces the tokens in the session's cache).
+        var includedInPrompt: Bool?
+
+        /// Describes the format of a generable type.
+        public init(type: (some Generable).Type) {
+            name = String(describing: type)
+            schemaJSON = (try? type.generationSchema.jsonSchemaString()) ?? "{}"
+        }
+
+        /// Describes the format of a schema.
+        public init(schema: GenerationSchema) {
+            name = "schema"
+            schemaJSON = (try? schema.jsonSchemaString()) ?? "{}"
+        }
+    }
+
+    /// The tool calls of one model turn.
+    public struct ToolCalls: Sendable, Equatable, Codable, Identifiable, RandomAccessCollection {
+        /// The identifier.
+        public var id: String
+        /// The calls.
+        public var calls: [ToolCall]
+
+        /// Creates a tool-calls entry.
+        public init(id: String = UUID().uuidString, _ calls: some Sequence<ToolCall>) {
+            self.id = id
+            self.calls = Array(calls)
+        }
+
+        /// The first index.
+        public var startIndex: Int { calls.startIndex }
+        /// The index past the last call.
+        public var endIndex: Int { calls.endIndex }
+        /// The call at `position`.
+        public subscript(position: Int) -> ToolCall { calls[position] }
+    }
+
+    /// One call of a tool.
+    public struct ToolCall: Sendable, Equatable, Codable, Identifiable {
+        /// The identifier.
+        public var id: String
+        /// The called tool's name.
+        public var toolName: String
+        /// The arguments.
+        public var arguments: GeneratedContent
+
+        /// Creates a call.
+        public init(id: String = UUID().uuidString, toolName: String, arguments: GeneratedContent) {
+            self.id = id
+            self.toolName = toolName
+            self.arguments = arguments
+        }
+
+        enum CodingKeys: String, CodingKey { case id, toolName, arguments }
+
+        /// Decodes a call; the arguments are stored as JSON text.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            toolName = try c.decode(String.self, forKey: .toolName)
+            arguments = try GeneratedContent(json: c.decode(String.self, forKey: .arguments))
+        }
+
+        /// Encodes a call; the arguments are stored as JSON text.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(toolName, forKey: .toolName)
+            try c.encode(arguments.jsonString, forKey: .arguments)
+        }
+    }
+
+    /// The output of a tool call.
+    public struct ToolOutput: Sendable, Equatable, Codable, Identifiable {
+        /// The identifier (that of the call).
+        public var id: String
+        /// The tool's name.
+        public var toolName: String
+        /// The output.
+        public var segments: [Segment]
+
+        /// Creates a tool output entry.
+        public init(id: String, toolName: String, segments: [Segment]) {
+            self.id = id
+            self.toolName = toolName
+            self.segments = segments
+        }
+    }
+
+    /// A response entry.
+    public struct Response: Sendable, Equatable, Codable, Identifiable {
+        /// The identifier.
+        public var id: String
+        /// Identifiers of the model assets that produced the response.
+        public var assetIDs: [String]
+        /// The content.
+        public var segments: [Segment]
+
+        /// Creates a response entry.
+        public init(id: String = UUID().uuidString, assetIDs: [String] = [], segments: [Segment]) {
+            self.id = id
+            self.assetIDs = assetIDs
+            self.segments = segments
+        }
+    }
+}
+
+extension [Transcript.Segment] {
+    /// The segments' text, joined with newlines.
+    var text: String { map(\.text).joined(separator: "\n") }
+}
