@@ -113,6 +113,16 @@ extension GeneratedContent {
             return "Cannot convert generated content at \(location): expected \(expected), \(found)"
         }
 
+        /// This error with `component` in front of its path.
+        ///
+        /// A Pocket addition, used by code that reads nested content by hand (such as the
+        /// `@Generable` expansion of enum cases with several associated values).
+        ///
+        /// - Parameter component: A property name, or an index written as `[2]`.
+        public func prefixed(by component: String) -> ConversionError {
+            ConversionError(path: [component] + path, expected: expected, content: content, isMissing: isMissing)
+        }
+
         /// Runs `body`, adding `component` in front of the path of a conversion error it throws.
         static func prefixing<T>(_ component: String, _ body: () throws -> T) throws -> T {
             do {

@@ -1,1 +1,0 @@
-// The macro implementation lives here; see docs/macros.md.
