@@ -226,8 +226,8 @@ public struct DeclarationParser {
             switch keyword.text {
             case "var", "let":
                 index += 1
-                let properties = try parseBindings(isLet: keyword.text == "let", attributes: attributes)
-                if !isStatic { declaration.properties += properties }
+                let properties = try parseBindings(isLet: keyword.text == "let", isStatic: isStatic, attributes: attributes)
+                declaration.properties += properties
             case "case":
                 index += 1
                 declaration.cases += try parseCases(attributes: attributes)
@@ -291,7 +291,8 @@ public struct DeclarationParser {
 
     // MARK: Properties
 
-    private mutating func parseBindings(isLet: Bool, attributes: [Attribute]) throws(MacroError) -> [StoredProperty] {
+    /// Parses `name: Type = value, …` after `var`/`let`; returns the stored instance properties.
+    private mutating func parseBindings(isLet: Bool, isStatic: Bool, attributes: [Attribute]) throws(MacroError) -> [StoredProperty] {
         var properties: [StoredProperty] = []
         while true {
             if isSymbol("(") {
@@ -319,7 +320,10 @@ public struct DeclarationParser {
                 isComputed = !isObserved
                 try skipBalanced(open: "{", close: "}")
             }
-            if !isComputed {
+            // A `let` with an initial value is a constant no initializer can set: not generated,
+            // so it needs no type annotation either.
+            let isConstant = isLet && hasInitialValue
+            if !isComputed && !isStatic && !(isConstant && type == nil) {
                 guard let type else {
                     throw MacroError(
                         "the property '\(name.text)' needs an explicit type annotation for @Generable "

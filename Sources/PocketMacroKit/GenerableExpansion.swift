@@ -78,10 +78,11 @@ public struct GenerableExpansion: Sendable {
             try Self.check(property.type, at: property.typeOffset, allowOptional: true)
             var description: String?
             var guides: [String] = []
-            if let guide = property.attributes.last(where: { $0.name == "Guide" }) {
-                let read = try GuideAttribute(guide)
-                description = read.description
-                guides = read.guides
+            // Apple's examples split a description and a guide over two @Guide attributes.
+            for attribute in property.attributes where attribute.name == "Guide" {
+                let read = try GuideAttribute(attribute)
+                description = read.description ?? description
+                guides += read.guides
             }
             var wrapped = property.type
             var isOptional = false
