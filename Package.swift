@@ -76,7 +76,8 @@ let package = Package(
             dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"]),
         .testTarget(
             name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF"]),
-        .testTarget(name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"]),
+        .testTarget(
+            name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PocketTests", dependencies: ["Pocket"]),
     ]
 )

@@ -29,6 +29,8 @@ while true {
             FileHandle.standardError.write(Data("PocketMacros: message cut short (\(payload.count) of \(length) bytes)\n".utf8))
             exit(1)
         }
+        // The compiler ends a session with an empty frame; it expects no answer.
+        if payload.isEmpty { continue }
         if let reply = handler.reply(to: payload) {
             output.write(Data(MessageFraming.frame(reply)))
         }

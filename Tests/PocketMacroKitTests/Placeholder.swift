@@ -1,1 +1,0 @@
-// Tests for the macro lexer, parser and generator.
