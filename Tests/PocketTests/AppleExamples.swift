@@ -95,10 +95,10 @@ struct RegexNames: Equatable {
     @Guide(description: "A title and a last name", /(?:Mr|Mrs) [A-Z][a-z]+/)
     var formalName: String
 
-    @Guide(Regex("[a-z]+\\d{2}"))
+    @Guide(Regex("[a-z]{2,8}\\d{2}"))
     var handle: String
 
-    @Guide(description: "A raw-string pattern", Regex(#"\w+@\w+\.com"#))
+    @Guide(description: "A raw-string pattern", Regex(#"[a-z]{1,10}@[a-z]{1,10}\.com"#))
     var email: String
 }
 
