@@ -14,6 +14,10 @@
 public struct DynamicGenerationSchema: Sendable {
     let node: SchemaNode
 
+    private init(node: SchemaNode) {
+        self.node = node
+    }
+
     /// Creates an object schema.
     ///
     /// - Parameters:
@@ -69,6 +73,12 @@ public struct DynamicGenerationSchema: Sendable {
     ///   - guides: Constraints on the generated values.
     public init<Value: Generable>(type: Value.Type, guides: [GenerationGuide<Value>] = []) {
         node = .generable(type, guides: guides.map(\.constraint))
+    }
+
+    /// A schema whose only value is `null`; combine it with others in an any-of schema for a
+    /// value that may be explicitly absent.
+    public static var null: DynamicGenerationSchema {
+        DynamicGenerationSchema(node: .null)
     }
 
     /// A property of a dynamic object schema.
@@ -164,7 +174,7 @@ struct DynamicSchemaCollector {
         case .reference(let name):
             references.insert(name)
             return node
-        case .string, .integer, .number, .boolean, .any, .generable:
+        case .string, .integer, .number, .boolean, .null, .any, .generable:
             return node
         }
         guard !isTopLevel, let name = rebuilt.definitionName else { return rebuilt }

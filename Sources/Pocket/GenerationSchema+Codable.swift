@@ -183,13 +183,15 @@ enum JSONSchemaReader {
             return (type == "integer" ? .integer(minimum: minimum, maximum: maximum) : .number(minimum: minimum, maximum: maximum), description)
         case "boolean":
             return (.boolean, description)
+        case "null":
+            return (.null, description)
         case "array":
             let items = try required(object["items"], "\"items\"", at: pointer)
             let minimum = try number(object["minItems"], at: pointer + "/minItems").map(count(at: pointer + "/minItems"))
             let maximum = try number(object["maxItems"], at: pointer + "/maxItems").map(count(at: pointer + "/maxItems"))
             return (.array(items: try node(from: items, at: pointer + "/items").node, minimumCount: minimum, maximumCount: maximum), description)
         default:
-            throw Failure(pointer: pointer + "/type", message: "unsupported type \"\(type)\"; expected object, string, integer, number, boolean or array")
+            throw Failure(pointer: pointer + "/type", message: "unsupported type \"\(type)\"; expected object, string, integer, number, boolean, null or array")
         }
     }
 

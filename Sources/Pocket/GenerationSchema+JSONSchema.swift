@@ -131,6 +131,8 @@ enum JSONSchemaWriter {
             object["maximum"] = maximum?.generatedContent
         case .boolean:
             object["type"] = "boolean".generatedContent
+        case .null:
+            object["type"] = "null".generatedContent
         case .any:
             break
         case .reference(let name):

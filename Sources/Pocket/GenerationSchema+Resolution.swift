@@ -73,7 +73,7 @@ struct SchemaResolver {
             return .array(items: try resolve(items, at: path + "[]"), minimumCount: minimumCount, maximumCount: maximumCount)
         case .generable(let type, let guides):
             return try resolve(type, guides: guides, at: path)
-        case .enumeration, .string, .integer, .number, .boolean, .any, .reference:
+        case .enumeration, .string, .integer, .number, .boolean, .null, .any, .reference:
             return node
         }
     }

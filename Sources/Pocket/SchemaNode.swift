@@ -14,6 +14,8 @@ indirect enum SchemaNode: Sendable {
     case integer(minimum: Double?, maximum: Double?)
     case number(minimum: Double?, maximum: Double?)
     case boolean
+    /// Only JSON `null`.
+    case null
     /// Any JSON value (the schema of `GeneratedContent` itself).
     case any
     case reference(String)

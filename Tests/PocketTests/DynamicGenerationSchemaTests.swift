@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Pocket
 
@@ -37,6 +38,17 @@ import Pocket
         let schema = try GenerationSchema(root: shape, dependencies: [square])
         let expected = ##"{"anyOf":[{"$ref":"#/$defs/Circle"},{"$ref":"#/$defs/Square"}],"description":"A shape","title":"Shape","$defs":{"Circle":{"type":"object","properties":{"radius":{"type":"number"}},"required":["radius"],"x-order":["radius"],"additionalProperties":false,"title":"Circle"},"Square":{"type":"object","properties":{"side":{"type":"number"}},"required":["side"],"x-order":["side"],"additionalProperties":false,"title":"Square"}}}"##
         #expect(try schema.jsonSchemaString() == expected)
+    }
+
+    @Test func nullSchemaInAnAnyOf() throws {
+        let maybe = DynamicGenerationSchema(name: "MaybeName", anyOf: [DynamicGenerationSchema(type: String.self), .null])
+        let box = DynamicGenerationSchema(name: "Box", properties: [.init(name: "name", schema: maybe)])
+        let schema = try GenerationSchema(root: box, dependencies: [])
+        let expected = ##"{"type":"object","properties":{"name":{"$ref":"#/$defs/MaybeName"}},"required":["name"],"x-order":["name"],"additionalProperties":false,"title":"Box","$defs":{"MaybeName":{"anyOf":[{"type":"string"},{"type":"null"}],"title":"MaybeName"}}}"##
+        #expect(try schema.jsonSchemaString() == expected)
+        // The JSON Schema form decodes back to the same schema.
+        let decoded = try JSONDecoder().decode(GenerationSchema.self, from: Data(expected.utf8))
+        #expect(try decoded.jsonSchemaString() == expected)
     }
 
     @Test func recursiveReferenceToTheRoot() throws {
