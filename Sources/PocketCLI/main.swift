@@ -18,6 +18,11 @@ let usage = """
                   Perplexity of a text file (llama.cpp protocol); last line `PPL = <value>`.
       info        [--model PATH]
                   Architecture, sizes, metadata and tensor table.
+      respond     [--model PATH] [--instructions TEXT] [--schema FILE.json] [--stream]
+                  [-n N] [--greedy | --temperature T --top-k K | --top-p P] [--seed S] PROMPT
+                  One turn of a LanguageModelSession (chat template, instructions);
+                  with --schema, JSON constrained to the schema; --stream prints text as it
+                  comes (with --schema: one JSON snapshot per line, the last one complete).
       schema check --schema FILE.json [--model PATH]
                   Check JSON documents (one per line on stdin) token by token against
                   the schema: accept, reject <token> <byte>, or incomplete.
@@ -38,6 +43,19 @@ let arguments = CommandLine.arguments.dropFirst()
 guard let name = arguments.first, name != "-h", name != "--help", name != "help" else {
     print(usage)
     exit(arguments.isEmpty ? 2 : 0)
+}
+if name == "respond" {
+    do {
+        try await RespondCommand.run(arguments.dropFirst())
+    } catch let error as CLIError {
+        Log.error(error.description)
+        if case .usage = error { Log.info(usage) }
+        exit(error.exitStatus)
+    } catch {
+        Log.error("\(error)")
+        exit(1)
+    }
+    exit(0)
 }
 guard let command = commands[name] else {
     Log.error("unknown command '\(name)'\n\n\(usage)")

@@ -111,10 +111,12 @@ struct SessionTests {
         let stopped = ContinuousClock.now
         while session.isResponding && ContinuousClock.now - stopped < .seconds(10) { try await Task.sleep(for: .milliseconds(5)) }
         #expect(!session.isResponding)
-        withKnownIssue("dropping a stream's iterator does not cancel generation yet", isIntermittent: true) {
-            #expect(ContinuousClock.now - stopped < .milliseconds(500))
-            #expect(session.transcript.isEmpty)
-        }
+        // A generation that ran to its end would have committed the turn: an empty transcript
+        // shows it was cancelled (no timing bound: tests share the cores).
+        #expect(session.transcript.isEmpty)
+        // Still usable.
+        let next = try await session.respond(to: "Hi", options: greedy(2))
+        #expect(next.usage.outputTokens <= 2)
     }
 
     @Test func promptThatDoesNotFitThrowsBeforeGenerating() async throws {
