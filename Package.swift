@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "FoundationModels", targets: ["FoundationModels"]),
         .executable(name: "pocket", targets: ["PocketCLI"]),
         .executable(name: "pocket-bench", targets: ["PocketBench"]),
+        .executable(name: "pocket-examples", targets: ["PocketExamples"]),
     ],
     targets: [
         // Layer 1: the GGUF file format (memory-mapped reader, metadata, tensor infos).
@@ -61,6 +62,8 @@ let package = Package(
         .executableTarget(
             name: "PocketCLI",
             dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"]),
+        // `pocket-examples`: one runnable example per pattern in Apple's documentation.
+        .executableTarget(name: "PocketExamples", dependencies: ["Pocket"]),
         // The benchmark runner `pocket-bench` (sources in Benchmarks/).
         .executableTarget(
             name: "PocketBench",
