@@ -82,5 +82,7 @@ let package = Package(
         .testTarget(
             name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PocketTests", dependencies: ["Pocket"]),
+        // Runs the built `pocket` executable as a user would.
+        .testTarget(name: "PocketCLITests", dependencies: ["PocketCLI"]),
     ]
 )
