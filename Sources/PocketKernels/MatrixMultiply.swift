@@ -24,6 +24,7 @@ public enum MatrixMultiply {
         switch weights.type {
         case .q4_1: quantized(Q4_1.self, weights, x, tokens, y, scratch, pool)
         case .q8_0: quantized(Q8_0.self, weights, x, tokens, y, scratch, pool)
+        case .q2_K: quantized(Q2_K.self, weights, x, tokens, y, scratch, pool)
         case .f32: float(weights, x, tokens, y, pool)
         default: dequantizing(weights, x, tokens, y, pool)
         }
@@ -40,9 +41,7 @@ public enum MatrixMultiply {
             for r in range {
                 let row = w.row(r)
                 for t in 0..<tokens {
-                    y[t * rows + r] = F.dot(
-                        row: row, values: scratch.values(token: t), scales: scratch.scales(token: t),
-                        sums: scratch.sums(token: t), blocks: blocks)
+                    y[t * rows + r] = F.dot(row: row, scratch.vector(token: t), blocks: blocks)
                 }
             }
         }

@@ -20,6 +20,10 @@ public final class Q8Activations {
     public private(set) var scales: UnsafeMutablePointer<Float>
     /// Per-block `d × Σq`, `tokens × columns/32` (used by formats with an offset, e.g. Q4_1).
     public private(set) var sums: UnsafeMutablePointer<Float>
+    /// `d × Σq` over each half block of 16 values, `tokens × columns/16` (used by the k-quants,
+    /// whose sub-blocks of 16 each have their own offset). Within each group of 16 (one
+    /// 256-value super-block) they are in lane order too: see ``halfSumIndex(_:)``.
+    public private(set) var halfSums: UnsafeMutablePointer<Float>
     /// Number of vectors currently held.
     public private(set) var tokens = 0
     /// Length of each vector (a multiple of 32).
@@ -31,12 +35,14 @@ public final class Q8Activations {
         values = .allocate(capacity: 0)
         scales = .allocate(capacity: 0)
         sums = .allocate(capacity: 0)
+        halfSums = .allocate(capacity: 0)
     }
 
     deinit {
         values.deallocate()
         scales.deallocate()
         sums.deallocate()
+        halfSums.deallocate()
     }
 
     /// Quantizes `tokens` vectors of `columns` floats stored one after another at `x`.
@@ -50,6 +56,15 @@ public final class Q8Activations {
         let blocks = tokens * columns / Self.blockSize
         for b in 0..<blocks {
             Self.quantizeBlock(x + b * 32, values: values + b * 32, scale: &scales[b], sum: &sums[b])
+            // Lane order keeps each half block in its own 16 lanes.
+            var low: Int32 = 0, high: Int32 = 0
+            for i in 0..<16 {
+                low &+= values[b * 32 + i]
+                high &+= values[b * 32 + 16 + i]
+            }
+            let group = (2 * b) & ~15
+            halfSums[group + Self.halfSumIndex((2 * b) & 15)] = scales[b] * Float(low)
+            halfSums[group + Self.halfSumIndex((2 * b + 1) & 15)] = scales[b] * Float(high)
         }
     }
 
@@ -65,13 +80,19 @@ public final class Q8Activations {
     @inline(__always) public func sums(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(sums + t * columns / Self.blockSize)
     }
+    /// Half-block sums of token `t`.
+    @inline(__always) public func halfSums(token t: Int) -> UnsafePointer<Float> {
+        UnsafePointer(halfSums + t * columns / 16)
+    }
 
     private func reserve(_ count: Int) {
         guard count > capacity else { return }
-        values.deallocate(); scales.deallocate(); sums.deallocate()
+        values.deallocate(); scales.deallocate(); sums.deallocate(); halfSums.deallocate()
         values = .allocate(capacity: count)
         scales = .allocate(capacity: count / Self.blockSize)
         sums = .allocate(capacity: count / Self.blockSize)
+        // Rounded up to whole groups of 16: the lane-order permutation stays inside its group.
+        halfSums = .allocate(capacity: (count / 16 + 15) & ~15)
         capacity = count
     }
 
@@ -94,6 +115,13 @@ public final class Q8Activations {
         }
         scale = Float(Float16(d))
         sum = Float(Float16(d * Float(total)))
+    }
+
+    /// Where the sum of half block `s` (0..<16 within a super-block) is stored: position
+    /// `4k + m` holds half block `4m + k`, the order in which the k-quant kernels unpack the 16
+    /// per-sub-block bytes of a super-block from four 32-bit lanes.
+    @inline(__always) public static func halfSumIndex(_ s: Int) -> Int {
+        4 * (s & 3) + (s >> 2)
     }
 
     /// Where element `i` (0..<32) of a block is stored in lane order.

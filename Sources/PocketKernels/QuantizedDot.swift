@@ -8,18 +8,31 @@ public protocol QuantizedDotFormat: BlockFormat {
     ///
     /// - Parameters:
     ///   - row: First byte of the row's first block.
-    ///   - values: The activation vector's lane-ordered quantized values.
-    ///   - scales: Its per-block scales.
-    ///   - sums: Its per-block `d × Σq`.
+    ///   - x: The quantized activation vector.
     ///   - blocks: Number of 32-weight activation blocks (the row length divided by 32).
-    static func dot(
-        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
-        sums: UnsafePointer<Float>, blocks: Int) -> Float
+    static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float
 
     /// The same product computed one element at a time, for tests.
-    static func dotReference(
-        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
-        sums: UnsafePointer<Float>, blocks: Int) -> Float
+    static func dotReference(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float
+}
+
+/// One activation vector of ``Q8Activations``: the pointers a dot-product kernel reads.
+public struct Q8Vector {
+    /// Lane-ordered quantized values, 32 per block.
+    public let values: UnsafePointer<Int32>
+    /// Per-block scales `d`.
+    public let scales: UnsafePointer<Float>
+    /// Per-block `d × Σq`.
+    public let sums: UnsafePointer<Float>
+    /// Per-half-block (16 values) `d × Σq`.
+    public let halfSums: UnsafePointer<Float>
+}
+
+extension Q8Activations {
+    /// The activation vector of token `t`.
+    @inline(__always) public func vector(token t: Int) -> Q8Vector {
+        Q8Vector(values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t))
+    }
 }
 
 extension Q8Activations {

@@ -14,15 +14,19 @@ func randomBlocks(_ type: GGMLType, rows: Int, columns: Int, seed: UInt64) -> [U
         }
         return bytes
     }
-    // Overwrite every block's leading fp16 scale (and Q4_1's min) with sane values.
+    // Overwrite every block's fp16 scales (Q4_1's min, Q2_K's d and dmin) with sane values.
+    let scaleOffsets: [Int] = switch type {
+    case .q4_1: [0, 2]
+    case .q2_K: [80, 82]
+    default: [0]
+    }
     let blocks = rows * rowBytes / type.typeSize
     for b in 0..<blocks {
         let base = b * type.typeSize
-        let scaleCount = type == .q4_1 ? 2 : 1
-        for s in 0..<scaleCount {
+        for offset in scaleOffsets {
             let value = Float16(Float.random(in: -0.05...0.05, using: &rng))
             withUnsafeBytes(of: value.bitPattern.littleEndian) {
-                bytes.replaceSubrange((base + 2 * s)..<(base + 2 * s + 2), with: $0)
+                bytes.replaceSubrange((base + offset)..<(base + offset + 2), with: $0)
             }
         }
     }
@@ -43,7 +47,7 @@ struct TestRandom: RandomNumberGenerator {
 }
 
 @Suite struct MatrixMultiplyTests {
-    static let types: [GGMLType] = [.q4_1, .q8_0, .f32]
+    static let types: [GGMLType] = [.q4_1, .q8_0, .q2_K, .f32]
 
     @Test(arguments: types, [1, 3, 7])
     func simdMatchesScalarReference(type: GGMLType, tokens: Int) throws {
@@ -69,7 +73,7 @@ struct TestRandom: RandomNumberGenerator {
         }
     }
 
-    @Test(arguments: [GGMLType.q4_1, .q8_0])
+    @Test(arguments: [GGMLType.q4_1, .q8_0, .q2_K])
     func integerKernelMatchesItsScalarReference(type: GGMLType) throws {
         // Same quantized activations on both sides: the SIMD and scalar integer kernels must
         // agree to float rounding (only the summation order differs).
@@ -79,16 +83,17 @@ struct TestRandom: RandomNumberGenerator {
         let x = (0..<columns).map { _ in Float.random(in: -3...3, using: &rng) }
         let activations = Q8Activations()
         x.withUnsafeBufferPointer { activations.quantize($0.baseAddress!, tokens: 1, columns: columns) }
-        let format: any QuantizedDotFormat.Type = type == .q4_1 ? Q4_1.self : Q8_0.self
+        let format: any QuantizedDotFormat.Type = switch type {
+        case .q4_1: Q4_1.self
+        case .q2_K: Q2_K.self
+        default: Q8_0.self
+        }
         bytes.withUnsafeBytes { raw in
             let rowBytes = type.byteCount(elements: columns)!
             for r in 0..<rows {
                 let row = raw.baseAddress! + r * rowBytes
-                let a = format.dot(row: row, values: activations.values(token: 0), scales: activations.scales(token: 0),
-                                   sums: activations.sums(token: 0), blocks: columns / 32)
-                let b = format.dotReference(row: row, values: activations.values(token: 0),
-                                            scales: activations.scales(token: 0), sums: activations.sums(token: 0),
-                                            blocks: columns / 32)
+                let a = format.dot(row: row, activations.vector(token: 0), blocks: columns / 32)
+                let b = format.dotReference(row: row, activations.vector(token: 0), blocks: columns / 32)
                 #expect(abs(a - b) <= 1e-5 * max(1, abs(b)), "row \(r): \(a) vs \(b)")
             }
         }
@@ -105,6 +110,11 @@ struct TestRandom: RandomNumberGenerator {
         for i in 0..<32 {
             let expected = Int32((x[i] / d).rounded(.toNearestOrAwayFromZero))
             #expect(a.values(token: 0)[Q8Activations.laneOrderIndex(i)] == expected)
+        }
+        // Half-block sums: the scale times the sum of each half's quantized values.
+        for half in 0..<2 {
+            let q = (0..<16).map { Int32((x[16 * half + $0] / d).rounded(.toNearestOrAwayFromZero)) }
+            #expect(a.halfSums(token: 0)[Q8Activations.halfSumIndex(half)] == a.scales(token: 0)[0] * Float(q.reduce(0, +)))
         }
         // Lane order is a permutation of 0..<32.
         #expect(Set((0..<32).map(Q8Activations.laneOrderIndex)) == Set(0..<32))

@@ -7,9 +7,9 @@
 extension Q4_1: QuantizedDotFormat {
     @inline(__always)
     public static func dot(
-        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
-        sums: UnsafePointer<Float>, blocks: Int
+        row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int
     ) -> Float {
+        let values = activations.values, scales = activations.scales, sums = activations.sums
         // Eight float lanes, lane j holding the products of weights 4j…4j+3 of every block,
         // accumulated with fused multiply-adds across blocks, then summed pairwise: the order
         // llama.cpp's x86 kernel uses, so results agree with its reference outputs bit for bit.
@@ -38,9 +38,9 @@ extension Q4_1: QuantizedDotFormat {
     }
 
     public static func dotReference(
-        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
-        sums: UnsafePointer<Float>, blocks: Int
+        row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int
     ) -> Float {
+        let values = activations.values, scales = activations.scales, sums = activations.sums
         var total: Float = 0
         for b in 0..<blocks {
             let block = row + b * 20

@@ -6,9 +6,9 @@
 extension Q8_0: QuantizedDotFormat {
     @inline(__always)
     public static func dot(
-        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
-        sums: UnsafePointer<Float>, blocks: Int
+        row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int
     ) -> Float {
+        let values = activations.values, scales = activations.scales
         // Eight float lanes (lane j: products of weights 4j…4j+3 of each block) accumulated
         // with fused multiply-adds, then summed pairwise: llama.cpp's x86 order (see Q4_1).
         var lanes = SIMD8<Float>()
@@ -33,9 +33,9 @@ extension Q8_0: QuantizedDotFormat {
     }
 
     public static func dotReference(
-        row: UnsafeRawPointer, values: UnsafePointer<Int32>, scales: UnsafePointer<Float>,
-        sums: UnsafePointer<Float>, blocks: Int
+        row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int
     ) -> Float {
+        let values = activations.values, scales = activations.scales
         var total: Float = 0
         for b in 0..<blocks {
             let block = row + b * 34
