@@ -111,9 +111,24 @@ public struct GrammarMatcher {
             // escapes, partial characters) can leave it, and only they need the parse state.
             result = vocabulary.plainStringTokens[min(room, vocabulary.longestToken)]
             walk(vocabulary.otherTrie, from: 0, state: current, into: &result)
-        } else if current.count == 1, case .patternString(let n, let states, let length, let scalar, let pending, let width)? = current[0].last {
+        } else if current.count == 1, case .patternString(let n, let states, let length, let scalar, let pending, let width)? = current[0].last,
+                  case .pattern(_, let maximum) = grammar.kinds[Int(n)] {
+            // Plain tokens from this pattern position, ranked by the room each needs, do not
+            // depend on how long the string already is: computed once per position, then the
+            // mask for any remaining room is a prefix of the ranking. Only the other tokens
+            // (quotes, escapes, partial characters) are walked each time.
+            let start = CompiledGrammar.PatternPosition(states: states, length: 0, scalar: scalar, pending: pending, width: width)
+            let key = PatternTableKey(node: n, start: start)
+            let table = cache.patternTables[key] ?? patternTable(n, from: start)
+            cache.patternTables[key] = table
             result = TokenMask(count: vocabulary.count)
-            walkPattern(n, .init(states: states, length: length, scalar: scalar, pending: pending, width: width), into: &result)
+            let room = Int(maximum - length)
+            for i in table.tokens.indices {
+                if table.requiredRoom[i] > room { break }
+                result.insert(Int(table.tokens[i]))
+            }
+            walkPattern(n, .init(states: states, length: length, scalar: scalar, pending: pending, width: width),
+                        trie: vocabulary.otherTrie, into: &result)
         } else {
             result = TokenMask(count: vocabulary.count)
             walk(vocabulary.trie, from: 0, state: current, into: &result)
@@ -129,10 +144,11 @@ public struct GrammarMatcher {
     /// Walk of the full trie inside a pattern-constrained string: the pattern position is a
     /// few integers, so no parse stacks are built until a token closes the string; from there
     /// the ordinary walk takes over.
-    private func walkPattern(_ n: Int32, _ start: CompiledGrammar.PatternPosition, into result: inout TokenMask) {
+    private func walkPattern(
+        _ n: Int32, _ start: CompiledGrammar.PatternPosition, trie: FlatTrie, into result: inout TokenMask
+    ) {
         guard case .pattern(let p, let maximum) = grammar.kinds[Int(n)] else { return }
         let nfa = grammar.patterns[Int(p)]
-        let trie = vocabulary.trie
         // Visited nodes as (byte, parent) so a token's bytes are rebuilt only when it closes the string.
         var visited: [(byte: UInt8, parent: Int32)] = [(0, -1)]
         var pending: [(node: Int32, position: CompiledGrammar.PatternPosition, visit: Int32)] = [(0, start, 0)]
@@ -142,35 +158,19 @@ public struct GrammarMatcher {
             while v > 0 { out.append(visited[Int(v)].byte); v = visited[Int(v)].parent }
             return out.reversed()
         }
-        // ASCII transitions of each NFA state set met on the walk, with the shortest remaining
-        // match after them: a walk meets few distinct sets, so each is computed once.
-        var tableIndex: [UInt64: Int] = [:]
-        var nextStates: [UInt64] = [], distances: [Int] = []   // (table, byte) flattened
-        func table(_ states: UInt64) -> Int {
-            if let t = tableIndex[states] { return t }
-            let t = nextStates.count / 128
-            nextStates += [UInt64](repeating: 0, count: 128)
-            distances += [Int](repeating: .max, count: 128)
-            for b in 0x20..<0x80 where b != 0x22 && b != 0x5C {
-                let next = nfa.step(states, UInt32(b))
-                nextStates[t * 128 + b] = next
-                if next != 0 { distances[t * 128 + b] = nfa.distance(next) }
-            }
-            tableIndex[states] = t
-            return t
-        }
+        var steps = ASCIISteps(nfa)
         while let (node, position, visit) = pending.popLast() {
             let i = Int(node)
             if visit > 0 {
                 for t in trie.tokenStart[i]..<trie.tokenStart[i + 1] { result.insert(Int(trie.tokens[Int(t)])) }
             }
-            let t = position.pending == 0 ? table(position.states) : -1
+            let t = position.pending == 0 ? steps.table(position.states) : -1
             let room = Int(maximum - position.length) - 1
             for e in Int(trie.edgeStart[i])..<Int(trie.edgeStart[i + 1]) {
                 let byte = trie.bytes[e], child = trie.targets[e]
                 if t >= 0, byte < 0x80, byte != UInt8(ascii: "\"") {
-                    let next = nextStates[t * 128 + Int(byte)]
-                    if next != 0, distances[t * 128 + Int(byte)] <= room {
+                    let next = steps.nextStates[t * 128 + Int(byte)]
+                    if next != 0, steps.distances[t * 128 + Int(byte)] <= room {
                         visited.append((byte, visit))
                         pending.append((child, .init(states: next, length: position.length + 1), Int32(visited.count - 1)))
                     }
@@ -184,6 +184,53 @@ public struct GrammarMatcher {
                 }
             }
         }
+    }
+
+    /// The plain string tokens (``Vocabulary/plainStringTokens``) the pattern of string `n`
+    /// accepts from `start`, each with the room it needs: the most, over the token's prefixes,
+    /// of bytes consumed plus the shortest completion of the pattern after them (the checks
+    /// ``CompiledGrammar/patternStep`` makes against the length limit). Sorted by that room.
+    private func patternTable(_ n: Int32, from start: CompiledGrammar.PatternPosition) -> PatternTable {
+        guard case .pattern(let p, let maximum) = grammar.kinds[Int(n)] else { return PatternTable(tokens: [], requiredRoom: []) }
+        let nfa = grammar.patterns[Int(p)]
+        let plain = vocabulary.plainStringTokens[vocabulary.longestToken]
+        let trie = vocabulary.trie
+        // Tokens needing more than the whole length limit never fit: the walk stops there, and
+        // the rooms, all at most `maximum`, are sorted by counting.
+        var byRoom = [[Int32]](repeating: [], count: Int(maximum) + 1)
+        var steps = ASCIISteps(nfa)
+        var pending: [(node: Int32, position: CompiledGrammar.PatternPosition, room: Int32)] = [(0, start, 0)]
+        while let (node, position, room) = pending.popLast() {
+            let i = Int(node)
+            if node != 0 && position.pending == 0 {
+                for t in trie.tokenStart[i]..<trie.tokenStart[i + 1] where plain.contains(Int(trie.tokens[Int(t)])) {
+                    byRoom[Int(room)].append(trie.tokens[Int(t)])
+                }
+            }
+            let t = position.pending == 0 ? steps.table(position.states) : -1
+            for e in Int(trie.edgeStart[i])..<Int(trie.edgeStart[i + 1]) {
+                let byte = trie.bytes[e]
+                if t >= 0, byte < 0x80 {
+                    // The table's fast path: same checks as patternStep for one ASCII byte.
+                    let states = steps.nextStates[t * 128 + Int(byte)]
+                    let distance = steps.distances[t * 128 + Int(byte)]
+                    guard states != 0, distance <= Int(maximum) else { continue }
+                    let needed = max(room, position.length + 1 + Int32(distance))
+                    if needed <= maximum {
+                        pending.append((trie.targets[e], .init(states: states, length: position.length + 1), needed))
+                    }
+                } else if let next = CompiledGrammar.patternStep(nfa, maximum, position, byte) {
+                    let needed = next.pending == 0 ? next.length + Int32(nfa.distance(next.states)) : next.length
+                    pending.append((trie.targets[e], next, max(room, needed)))
+                }
+            }
+        }
+        var table = PatternTable(tokens: [], requiredRoom: [])
+        for (room, tokens) in byRoom.enumerated() {
+            table.tokens += tokens
+            table.requiredRoom += repeatElement(room, count: tokens.count)
+        }
+        return table
     }
 
     /// Depth-first walk of a trie from `root` in parse state `state`; each node's state is
@@ -201,7 +248,50 @@ public struct GrammarMatcher {
     }
 }
 
+/// ASCII transitions of the NFA state sets met on a walk, with the shortest remaining match
+/// after each: a walk meets few distinct sets, so each is computed once. Quote, backslash and
+/// control bytes are never string content, so their entries stay dead.
+struct ASCIISteps {
+    let nfa: RegexNFA
+    private var index: [UInt64: Int] = [:]
+    /// `nextStates[128 t + b]`: the set after byte `b` from table `t`'s set (0: dead).
+    private(set) var nextStates: [UInt64] = []
+    /// `distances[128 t + b]`: the shortest match still needed after that byte.
+    private(set) var distances: [Int] = []
+
+    init(_ nfa: RegexNFA) { self.nfa = nfa }
+
+    /// The table number of `states`, computing it on first use.
+    mutating func table(_ states: UInt64) -> Int {
+        if let t = index[states] { return t }
+        let t = nextStates.count / 128
+        nextStates += [UInt64](repeating: 0, count: 128)
+        distances += [Int](repeating: .max, count: 128)
+        for b in 0x20..<0x80 where b != 0x22 && b != 0x5C {
+            let next = nfa.step(states, UInt32(b))
+            nextStates[t * 128 + b] = next
+            if next != 0 { distances[t * 128 + b] = nfa.distance(next) }
+        }
+        index[states] = t
+        return t
+    }
+}
+
 /// Masks by parse state, shared by copies of a matcher.
 final class MaskCache {
     var masks: [[[Frame]]: TokenMask] = [:]
+    /// Plain tokens accepted from each pattern position (see `patternTable`).
+    var patternTables: [PatternTableKey: PatternTable] = [:]
+}
+
+/// A pattern-constrained string node and a position in its pattern, length set to zero.
+struct PatternTableKey: Hashable {
+    var node: Int32
+    var start: CompiledGrammar.PatternPosition
+}
+
+/// Plain tokens a pattern accepts from one position, sorted by the room each needs.
+struct PatternTable {
+    var tokens: [Int32]
+    var requiredRoom: [Int]
 }

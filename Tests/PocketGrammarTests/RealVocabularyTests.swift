@@ -18,6 +18,40 @@ struct RealVocabularyTests {
         }
     }
 
+    /// Inside pattern-constrained strings the mask comes from per-position tables ranked by
+    /// the room each token needs; at every step of random walks it must equal the token-by-token
+    /// check (`allows`, which advances the parse state over each token's bytes), including near
+    /// the length limit and inside multi-byte characters.
+    @Test func patternMasksEqualTokenByTokenChecks() throws {
+        let schemas = [
+            GrammarBenchmark.suite[20], GrammarBenchmark.suite[21],
+            ##"{"type":"object","properties":{"w":{"type":"string","pattern":"[a-z]+","maxLength":7}},"required":["w"]}"##,
+            ##"{"type":"object","properties":{"w":{"type":"string","pattern":"(ab|é[0-9])+c?","maxLength":12}},"required":["w"]}"##,
+        ]
+        let vocabulary = TestModel.vocabulary
+        for (index, text) in schemas.enumerated() {
+            let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: text))
+            for seed in 0..<3 {
+                var matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
+                var mask = TokenMask(count: vocabulary.count)
+                var state = UInt64(seed * 7919 + index) | 1
+                for step in 0..<24 {
+                    matcher.fillMask(&mask)
+                    let expected = (0..<vocabulary.count).filter { matcher.allows($0) }
+                    let actual = mask.allowedTokens
+                    let extra = Set(actual).subtracting(expected).sorted().prefix(5)
+                    let missing = Set(expected).subtracting(actual).sorted().prefix(5)
+                    #expect(extra.isEmpty && missing.isEmpty,
+                            "schema \(index) seed \(seed) step \(step): extra \(Array(extra)), missing \(Array(missing))")
+                    let choices = actual.filter { !vocabulary.endOfGeneration.contains($0) }
+                    if choices.isEmpty || matcher.isComplete { break }
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    matcher.accept(choices[Int(state >> 33) % choices.count])
+                }
+            }
+        }
+    }
+
     /// Valid documents, tokenized as the model would write them, are accepted token by token;
     /// each invalid one is rejected exactly at the byte that breaks it (found by hand).
     @Test func documentsAreCheckedTokenByToken() throws {
