@@ -40,8 +40,19 @@ public enum MatrixMultiply {
         pool.parallelFor(rows) { range in
             for r in range {
                 let row = w.row(r)
-                for t in 0..<tokens {
+                var t = 0
+                // Four tokens at a time: kernels that can unpack a row once for several
+                // activation vectors do so (``QuantizedDotFormat/dot4(row:_:blocks:)``).
+                while t + 4 <= tokens {
+                    let four = F.dot4(
+                        row: row, (scratch.vector(token: t), scratch.vector(token: t + 1),
+                                   scratch.vector(token: t + 2), scratch.vector(token: t + 3)), blocks: blocks)
+                    for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
+                    t += 4
+                }
+                while t < tokens {
                     y[t * rows + r] = F.dot(row: row, scratch.vector(token: t), blocks: blocks)
+                    t += 1
                 }
             }
         }

@@ -14,6 +14,19 @@ public protocol QuantizedDotFormat: BlockFormat {
 
     /// The same product computed one element at a time, for tests.
     static func dotReference(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float
+
+    /// Dot products of one weight row with four activation vectors (a prefill batch), which
+    /// lets a kernel unpack the row's weights once for all four. Must equal four ``dot`` calls
+    /// up to float rounding; the default implementation is exactly those calls.
+    static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float>
+}
+
+extension QuantizedDotFormat {
+    @inline(__always)
+    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+        SIMD4(dot(row: row, x.0, blocks: blocks), dot(row: row, x.1, blocks: blocks),
+              dot(row: row, x.2, blocks: blocks), dot(row: row, x.3, blocks: blocks))
+    }
 }
 
 /// One activation vector of ``Q8Activations``: the pointers a dot-product kernel reads.

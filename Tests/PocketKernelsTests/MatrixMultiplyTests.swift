@@ -99,6 +99,34 @@ struct TestRandom: RandomNumberGenerator {
         }
     }
 
+    @Test(arguments: [GGMLType.q4_1, .q8_0, .q2_K])
+    func fourVectorKernelMatchesFourSingleProducts(type: GGMLType) throws {
+        let rows = 3, columns = 512
+        let bytes = randomBlocks(type, rows: rows, columns: columns, seed: 5)
+        var rng = TestRandom(seed: 11)
+        let x = (0..<(4 * columns)).map { _ in Float.random(in: -3...3, using: &rng) }
+        let a = Q8Activations()
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 4, columns: columns) }
+        let format: any QuantizedDotFormat.Type = switch type {
+        case .q4_1: Q4_1.self
+        case .q2_K: Q2_K.self
+        default: Q8_0.self
+        }
+        bytes.withUnsafeBytes { raw in
+            let rowBytes = type.byteCount(elements: columns)!
+            for r in 0..<rows {
+                let row = raw.baseAddress! + r * rowBytes
+                let four = format.dot4(
+                    row: row, (a.vector(token: 0), a.vector(token: 1), a.vector(token: 2), a.vector(token: 3)),
+                    blocks: columns / 32)
+                for t in 0..<4 {
+                    let single = format.dot(row: row, a.vector(token: t), blocks: columns / 32)
+                    #expect(abs(four[t] - single) <= 1e-5 * max(1, abs(single)), "row \(r) token \(t): \(four[t]) vs \(single)")
+                }
+            }
+        }
+    }
+
     @Test func activationQuantizationRoundsLikeTheReference() {
         // d = max|x|/127; q = round-half-away(x/d); values stored in lane order.
         var x = [Float](repeating: 0, count: 32)

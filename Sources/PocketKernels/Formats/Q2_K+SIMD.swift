@@ -53,6 +53,52 @@ extension Q2_K: QuantizedDotFormat {
         return products.sum() - offsets.sum()
     }
 
+    /// Four activation vectors at once: each super-block's weights are unpacked and scaled
+    /// once, then multiplied with each vector (the prefill path).
+    @inline(__always)
+    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+        var p0 = SIMD16<Float>(), p1 = SIMD16<Float>(), p2 = SIMD16<Float>(), p3 = SIMD16<Float>()
+        var o0 = SIMD16<Float>(), o1 = SIMD16<Float>(), o2 = SIMD16<Float>(), o3 = SIMD16<Float>()
+        let v0 = UnsafeRawPointer(x.0.values), v1 = UnsafeRawPointer(x.1.values)
+        let v2 = UnsafeRawPointer(x.2.values), v3 = UnsafeRawPointer(x.3.values)
+        let h0 = UnsafeRawPointer(x.0.halfSums), h1 = UnsafeRawPointer(x.1.halfSums)
+        let h2 = UnsafeRawPointer(x.2.halfSums), h3 = UnsafeRawPointer(x.3.halfSums)
+        let shifts = laneShifts
+        var block = row
+        for sb in 0..<(blocks / 8) {
+            let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self))
+            let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
+            let packed = repeated(block.loadUnaligned(as: SIMD4<UInt32>.self))
+            let mins = exactFloats((packed &>> (shifts &+ 4)) & 0xF) * dmin
+            o0.addProduct(mins, h0.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o1.addProduct(mins, h1.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o2.addProduct(mins, h2.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o3.addProduct(mins, h3.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            for h in 0..<2 {
+                let low = repeated(block.loadUnaligned(fromByteOffset: qsOffset + 32 * h, as: SIMD4<UInt32>.self))
+                let high = repeated(block.loadUnaligned(fromByteOffset: qsOffset + 32 * h + 16, as: SIMD4<UInt32>.self))
+                for j in 0..<4 {
+                    let plane = shifts &+ UInt32(2 * j)
+                    let s = 8 * h + 2 * j
+                    let b = 8 * sb + 4 * h + j
+                    let wLow = ((low &>> plane) & 3) &* UInt32(block.load(fromByteOffset: s, as: UInt8.self) & 0xF)
+                    let wHigh = ((high &>> plane) & 3) &* UInt32(block.load(fromByteOffset: s + 1, as: UInt8.self) & 0xF)
+                    let offset = 128 * b
+                    @inline(__always) func term(_ v: UnsafeRawPointer) -> SIMD16<Float> {
+                        exactFloats(wLow &* v.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self)
+                            &+ wHigh &* v.loadUnaligned(fromByteOffset: offset + 64, as: SIMD16<UInt32>.self))
+                    }
+                    p0.addProduct(term(v0), SIMD16(repeating: d * x.0.scales[b]))
+                    p1.addProduct(term(v1), SIMD16(repeating: d * x.1.scales[b]))
+                    p2.addProduct(term(v2), SIMD16(repeating: d * x.2.scales[b]))
+                    p3.addProduct(term(v3), SIMD16(repeating: d * x.3.scales[b]))
+                }
+            }
+            block += bytesPerBlock
+        }
+        return SIMD4(p0.sum() - o0.sum(), p1.sum() - o1.sum(), p2.sum() - o2.sum(), p3.sum() - o3.sum())
+    }
+
     /// Four 32-bit lanes repeated over sixteen.
     @inline(__always)
     static func repeated(_ lanes: SIMD4<UInt32>) -> SIMD16<UInt32> {
