@@ -44,30 +44,27 @@ guard let name = arguments.first, name != "-h", name != "--help", name != "help"
     print(usage)
     exit(arguments.isEmpty ? 2 : 0)
 }
-if name == "respond" {
-    do {
-        try await RespondCommand.run(arguments.dropFirst())
-    } catch let error as CLIError {
+/// Reports a command's error on stderr and exits with its status (2 for usage errors).
+func fail(with error: any Error) -> Never {
+    if let error = error as? CLIError {
         Log.error(error.description)
         if case .usage = error { Log.info(usage) }
         exit(error.exitStatus)
-    } catch {
-        Log.error("\(error)")
-        exit(1)
     }
-    exit(0)
-}
-guard let command = commands[name] else {
-    Log.error("unknown command '\(name)'\n\n\(usage)")
-    exit(2)
-}
-do {
-    try command(arguments.dropFirst())
-} catch let error as CLIError {
-    Log.error(error.description)
-    if case .usage = error { Log.info(usage) }
-    exit(error.exitStatus)
-} catch {
     Log.error("\(error)")
     exit(1)
+}
+
+do {
+    if name == "respond" {
+        // The one command built on the async session API.
+        try await RespondCommand.run(arguments.dropFirst())
+    } else if let command = commands[name] {
+        try command(arguments.dropFirst())
+    } else {
+        Log.error("unknown command '\(name)'\n\n\(usage)")
+        exit(2)
+    }
+} catch {
+    fail(with: error)
 }

@@ -33,6 +33,15 @@ func randomBlocks(_ type: GGMLType, rows: Int, columns: Int, seed: UInt64) -> [U
     return bytes
 }
 
+/// The integer-kernel format of a GGML type (Q8_0 for anything not listed).
+func integerFormat(_ type: GGMLType) -> any QuantizedDotFormat.Type {
+    switch type {
+    case .q4_1: Q4_1.self
+    case .q2_K: Q2_K.self
+    default: Q8_0.self
+    }
+}
+
 /// SplitMix64, duplicated here so tests do not depend on the code under test for randomness.
 struct TestRandom: RandomNumberGenerator {
     var state: UInt64
@@ -83,11 +92,7 @@ struct TestRandom: RandomNumberGenerator {
         let x = (0..<columns).map { _ in Float.random(in: -3...3, using: &rng) }
         let activations = Q8Activations()
         x.withUnsafeBufferPointer { activations.quantize($0.baseAddress!, tokens: 1, columns: columns) }
-        let format: any QuantizedDotFormat.Type = switch type {
-        case .q4_1: Q4_1.self
-        case .q2_K: Q2_K.self
-        default: Q8_0.self
-        }
+        let format = integerFormat(type)
         bytes.withUnsafeBytes { raw in
             let rowBytes = type.byteCount(elements: columns)!
             for r in 0..<rows {
@@ -107,11 +112,7 @@ struct TestRandom: RandomNumberGenerator {
         let x = (0..<(4 * columns)).map { _ in Float.random(in: -3...3, using: &rng) }
         let a = Q8Activations()
         x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 4, columns: columns) }
-        let format: any QuantizedDotFormat.Type = switch type {
-        case .q4_1: Q4_1.self
-        case .q2_K: Q2_K.self
-        default: Q8_0.self
-        }
+        let format = integerFormat(type)
         bytes.withUnsafeBytes { raw in
             let rowBytes = type.byteCount(elements: columns)!
             for r in 0..<rows {
