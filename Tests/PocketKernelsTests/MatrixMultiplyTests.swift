@@ -122,7 +122,12 @@ struct TestRandom: RandomNumberGenerator {
                     blocks: columns / 32)
                 for t in 0..<4 {
                     let single = format.dot(row: row, a.vector(token: t), blocks: columns / 32)
-                    #expect(abs(four[t] - single) <= 1e-5 * max(1, abs(single)), "row \(r) token \(t): \(four[t]) vs \(single)")
+                    if type == .q2_K {
+                        #expect(abs(four[t] - single) <= 1e-5 * max(1, abs(single)), "row \(r) token \(t): \(four[t]) vs \(single)")
+                    } else {
+                        // Q4_1 and Q8_0 keep llama.cpp's summation order: bit for bit.
+                        #expect(four[t].bitPattern == single.bitPattern, "row \(r) token \(t): \(four[t]) vs \(single)")
+                    }
                 }
             }
         }

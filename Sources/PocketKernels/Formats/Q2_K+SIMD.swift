@@ -54,8 +54,9 @@ extension Q2_K: QuantizedDotFormat {
     }
 
     /// Four activation vectors at once: each super-block's weights are unpacked and scaled
-    /// once, then multiplied with each vector (the prefill path).
-    @inline(__always)
+    /// once, then multiplied with each vector (the prefill path). Not inlined: inlined into
+    /// the matrix loop it makes the compiler's code for the single-vector (decode) path slower.
+    @inline(never)
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
         var p0 = SIMD16<Float>(), p1 = SIMD16<Float>(), p2 = SIMD16<Float>(), p3 = SIMD16<Float>()
         var o0 = SIMD16<Float>(), o1 = SIMD16<Float>(), o2 = SIMD16<Float>(), o3 = SIMD16<Float>()
