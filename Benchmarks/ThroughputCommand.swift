@@ -74,8 +74,9 @@ enum ThroughputCommand {
         let weights = packageRoot().appendingPathComponent("Weights")
         let candidates = [
             ("SmolLM2-135M-Instruct.Q4_1.gguf", "Weights/fetch"),
+            // Pocket's quantizer is not written yet; any GGUF quantizer can produce this file.
             ("SmolLM2-135M-Instruct.q2_K.gguf",
-             "swift run -c release pocket quantize Weights/SmolLM2-135M-Instruct.Q4_1.gguf Weights/SmolLM2-135M-Instruct.q2_K.gguf --type q2_k"),
+             "a q2_K requantization of the default model, e.g. llama.cpp's llama-quantize; Pocket's quantizer is not written yet"),
             ("synthetic-afm-3b-q2_k.gguf", "swift run -c release pocket-bench synth"),
         ]
         var found: [String] = []
@@ -84,7 +85,7 @@ enum ThroughputCommand {
             if FileManager.default.fileExists(atPath: path) {
                 found.append(path)
             } else {
-                progress("skipping \(name): not found (create it with `\(command)`)")
+                progress("skipping \(name): not found (create it with: \(command))")
             }
         }
         return found
