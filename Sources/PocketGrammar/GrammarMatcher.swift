@@ -13,7 +13,9 @@
 ///
 /// Masks are cached per parse state: inside a long string the state repeats, so most steps
 /// cost a dictionary lookup. A cache miss walks the vocabulary's trie once, advancing the
-/// parse state byte by byte and pruning every prefix the grammar rejects.
+/// parse state byte by byte and pruning every prefix the grammar rejects. Inside a
+/// pattern-constrained string one walk records, for each token, the least room it needs, so
+/// the mask at every later length of the same pattern position is a selection, not a walk.
 public struct GrammarMatcher {
     /// The compiled grammar.
     public let grammar: CompiledGrammar
@@ -21,7 +23,7 @@ public struct GrammarMatcher {
     public let vocabulary: Vocabulary
     /// Parse states after each accepted token (the first is the start).
     private var history: [[[Frame]]]
-    private var cache: MaskCache
+    var cache: MaskCache
 
     /// Starts matching a document.
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary) {
@@ -31,7 +33,7 @@ public struct GrammarMatcher {
         cache = MaskCache()
     }
 
-    private var current: [[Frame]] { history[history.count - 1] }
+    var current: [[Frame]] { history[history.count - 1] }
 
     /// Whether the generated text so far is a complete value (generation may end).
     public var canEnd: Bool { grammar.isAccepting(current) }
@@ -100,6 +102,13 @@ public struct GrammarMatcher {
 
     /// Computes the set of tokens allowed next (and whether ending is allowed).
     public mutating func fillMask(_ mask: inout TokenMask) {
+        if current.count == 1, case .patternString(let n, let states, let length, let scalar, let pending, let width)? = current[0].last {
+            // Inside a pattern string the state changes with every byte, but the mask depends
+            // on the length only through the room left: masks are kept per pattern position.
+            // (A document never ends inside a string, so no end token is allowed.)
+            mask = patternMask(current[0], node: n, at: .init(states: states, length: length, scalar: scalar, pending: pending, width: width))
+            return
+        }
         let key = grammar.cacheKey(current, longestToken: vocabulary.longestToken)
         if let cached = cache.masks[key] {
             mask = cached
@@ -111,9 +120,6 @@ public struct GrammarMatcher {
             // escapes, partial characters) can leave it, and only they need the parse state.
             result = vocabulary.plainStringTokens[min(room, vocabulary.longestToken)]
             walk(vocabulary.otherTrie, from: 0, state: current, into: &result)
-        } else if current.count == 1, case .patternString(let n, let states, let length, let scalar, let pending, let width)? = current[0].last {
-            result = TokenMask(count: vocabulary.count)
-            walkPattern(n, .init(states: states, length: length, scalar: scalar, pending: pending, width: width), into: &result)
         } else {
             result = TokenMask(count: vocabulary.count)
             walk(vocabulary.trie, from: 0, state: current, into: &result)
@@ -126,69 +132,9 @@ public struct GrammarMatcher {
         mask = result
     }
 
-    /// Walk of the full trie inside a pattern-constrained string: the pattern position is a
-    /// few integers, so no parse stacks are built until a token closes the string; from there
-    /// the ordinary walk takes over.
-    private func walkPattern(_ n: Int32, _ start: CompiledGrammar.PatternPosition, into result: inout TokenMask) {
-        guard case .pattern(let p, let maximum) = grammar.kinds[Int(n)] else { return }
-        let nfa = grammar.patterns[Int(p)]
-        let trie = vocabulary.trie
-        // Visited nodes as (byte, parent) so a token's bytes are rebuilt only when it closes the string.
-        var visited: [(byte: UInt8, parent: Int32)] = [(0, -1)]
-        var pending: [(node: Int32, position: CompiledGrammar.PatternPosition, visit: Int32)] = [(0, start, 0)]
-        func bytes(to visit: Int32) -> [UInt8] {
-            var out: [UInt8] = []
-            var v = visit
-            while v > 0 { out.append(visited[Int(v)].byte); v = visited[Int(v)].parent }
-            return out.reversed()
-        }
-        // ASCII transitions of each NFA state set met on the walk, with the shortest remaining
-        // match after them: a walk meets few distinct sets, so each is computed once.
-        var tableIndex: [UInt64: Int] = [:]
-        var nextStates: [UInt64] = [], distances: [Int] = []   // (table, byte) flattened
-        func table(_ states: UInt64) -> Int {
-            if let t = tableIndex[states] { return t }
-            let t = nextStates.count / 128
-            nextStates += [UInt64](repeating: 0, count: 128)
-            distances += [Int](repeating: .max, count: 128)
-            for b in 0x20..<0x80 where b != 0x22 && b != 0x5C {
-                let next = nfa.step(states, UInt32(b))
-                nextStates[t * 128 + b] = next
-                if next != 0 { distances[t * 128 + b] = nfa.distance(next) }
-            }
-            tableIndex[states] = t
-            return t
-        }
-        while let (node, position, visit) = pending.popLast() {
-            let i = Int(node)
-            if visit > 0 {
-                for t in trie.tokenStart[i]..<trie.tokenStart[i + 1] { result.insert(Int(trie.tokens[Int(t)])) }
-            }
-            let t = position.pending == 0 ? table(position.states) : -1
-            let room = Int(maximum - position.length) - 1
-            for e in Int(trie.edgeStart[i])..<Int(trie.edgeStart[i + 1]) {
-                let byte = trie.bytes[e], child = trie.targets[e]
-                if t >= 0, byte < 0x80, byte != UInt8(ascii: "\"") {
-                    let next = nextStates[t * 128 + Int(byte)]
-                    if next != 0, distances[t * 128 + Int(byte)] <= room {
-                        visited.append((byte, visit))
-                        pending.append((child, .init(states: next, length: position.length + 1), Int32(visited.count - 1)))
-                    }
-                } else if byte == UInt8(ascii: "\""), position.pending == 0 {
-                    // The token closes the string: continue with full parse stacks.
-                    let closed = advanced(current, by: bytes(to: visit) + [byte])
-                    if !closed.isEmpty { walk(trie, from: child, state: closed, into: &result) }
-                } else if let next = CompiledGrammar.patternStep(nfa, maximum, position, byte) {
-                    visited.append((byte, visit))
-                    pending.append((child, next, Int32(visited.count - 1)))
-                }
-            }
-        }
-    }
-
     /// Depth-first walk of a trie from `root` in parse state `state`; each node's state is
     /// derived from its parent's, and a subtree is skipped as soon as the state dies.
-    private func walk(_ trie: FlatTrie, from root: Int32, state: [[Frame]], into result: inout TokenMask) {
+    func walk<Sink: TokenSink>(_ trie: FlatTrie, from root: Int32, state: [[Frame]], into result: inout Sink) {
         var stack: [(node: Int32, state: [[Frame]])] = [(root, state)]
         while let (node, state) = stack.popLast() {
             let i = Int(node)
@@ -201,7 +147,19 @@ public struct GrammarMatcher {
     }
 }
 
+/// Where a trie walk puts the tokens it reaches.
+protocol TokenSink {
+    mutating func insert(_ id: Int)
+}
+
+extension TokenMask: TokenSink {}
+
 /// Masks by parse state, shared by copies of a matcher.
 final class MaskCache {
     var masks: [[[Frame]]: TokenMask] = [:]
+    /// Inside pattern strings: tokens with the room they need, by the stack with the string's
+    /// length set to 0.
+    var patterns: [[Frame]: PatternMask] = [:]
+    /// ASCII transitions of each pattern met (by pattern index).
+    var dfas: [Int32: PatternDFA] = [:]
 }
