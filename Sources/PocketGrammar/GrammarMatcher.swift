@@ -13,7 +13,9 @@
 ///
 /// Masks are cached per parse state: inside a long string the state repeats, so most steps
 /// cost a dictionary lookup. A cache miss walks the vocabulary's trie once, advancing the
-/// parse state byte by byte and pruning every prefix the grammar rejects.
+/// parse state byte by byte and pruning every prefix the grammar rejects. Inside a
+/// pattern-constrained string one walk records, for each token, the least room it needs, so
+/// the mask at every later length of the same pattern position is a selection, not a walk.
 public struct GrammarMatcher {
     /// The compiled grammar.
     public let grammar: CompiledGrammar
@@ -21,7 +23,7 @@ public struct GrammarMatcher {
     public let vocabulary: Vocabulary
     /// Parse states after each accepted token (the first is the start).
     private var history: [[[Frame]]]
-    private var cache: MaskCache
+    var cache: MaskCache
 
     /// Starts matching a document.
     public init(grammar: CompiledGrammar, vocabulary: Vocabulary) {
@@ -31,7 +33,7 @@ public struct GrammarMatcher {
         cache = MaskCache()
     }
 
-    private var current: [[Frame]] { history[history.count - 1] }
+    var current: [[Frame]] { history[history.count - 1] }
 
     /// Whether the generated text so far is a complete value (generation may end).
     public var canEnd: Bool { grammar.isAccepting(current) }
@@ -100,6 +102,13 @@ public struct GrammarMatcher {
 
     /// Computes the set of tokens allowed next (and whether ending is allowed).
     public mutating func fillMask(_ mask: inout TokenMask) {
+        if current.count == 1, case .patternString(let n, let states, let length, let scalar, let pending, let width)? = current[0].last {
+            // Inside a pattern string the state changes with every byte, but the mask depends
+            // on the length only through the room left: masks are kept per pattern position.
+            // (A document never ends inside a string, so no end token is allowed.)
+            mask = patternMask(current[0], node: n, at: .init(states: states, length: length, scalar: scalar, pending: pending, width: width))
+            return
+        }
         let key = grammar.cacheKey(current, longestToken: vocabulary.longestToken)
         if let cached = cache.masks[key] {
             mask = cached
@@ -111,24 +120,6 @@ public struct GrammarMatcher {
             // escapes, partial characters) can leave it, and only they need the parse state.
             result = vocabulary.plainStringTokens[min(room, vocabulary.longestToken)]
             walk(vocabulary.otherTrie, from: 0, state: current, into: &result)
-        } else if current.count == 1, case .patternString(let n, let states, let length, let scalar, let pending, let width)? = current[0].last,
-                  case .pattern(_, let maximum) = grammar.kinds[Int(n)] {
-            // Plain tokens from this pattern position, ranked by the room each needs, do not
-            // depend on how long the string already is: computed once per position, then the
-            // mask for any remaining room is a prefix of the ranking. Only the other tokens
-            // (quotes, escapes, partial characters) are walked each time.
-            let start = CompiledGrammar.PatternPosition(states: states, length: 0, scalar: scalar, pending: pending, width: width)
-            let key = PatternTableKey(node: n, start: start)
-            let table = cache.patternTables[key] ?? patternTable(n, from: start)
-            cache.patternTables[key] = table
-            result = TokenMask(count: vocabulary.count)
-            let room = Int(maximum - length)
-            for i in table.tokens.indices {
-                if table.requiredRoom[i] > room { break }
-                result.insert(Int(table.tokens[i]))
-            }
-            walkPattern(n, .init(states: states, length: length, scalar: scalar, pending: pending, width: width),
-                        trie: vocabulary.otherTrie, into: &result)
         } else {
             result = TokenMask(count: vocabulary.count)
             walk(vocabulary.trie, from: 0, state: current, into: &result)
@@ -141,101 +132,9 @@ public struct GrammarMatcher {
         mask = result
     }
 
-    /// Walk of the full trie inside a pattern-constrained string: the pattern position is a
-    /// few integers, so no parse stacks are built until a token closes the string; from there
-    /// the ordinary walk takes over.
-    private func walkPattern(
-        _ n: Int32, _ start: CompiledGrammar.PatternPosition, trie: FlatTrie, into result: inout TokenMask
-    ) {
-        guard case .pattern(let p, let maximum) = grammar.kinds[Int(n)] else { return }
-        let nfa = grammar.patterns[Int(p)]
-        // Visited nodes as (byte, parent) so a token's bytes are rebuilt only when it closes the string.
-        var visited: [(byte: UInt8, parent: Int32)] = [(0, -1)]
-        var pending: [(node: Int32, position: CompiledGrammar.PatternPosition, visit: Int32)] = [(0, start, 0)]
-        func bytes(to visit: Int32) -> [UInt8] {
-            var out: [UInt8] = []
-            var v = visit
-            while v > 0 { out.append(visited[Int(v)].byte); v = visited[Int(v)].parent }
-            return out.reversed()
-        }
-        var steps = ASCIISteps(nfa)
-        while let (node, position, visit) = pending.popLast() {
-            let i = Int(node)
-            if visit > 0 {
-                for t in trie.tokenStart[i]..<trie.tokenStart[i + 1] { result.insert(Int(trie.tokens[Int(t)])) }
-            }
-            let t = position.pending == 0 ? steps.table(position.states) : -1
-            let room = Int(maximum - position.length) - 1
-            for e in Int(trie.edgeStart[i])..<Int(trie.edgeStart[i + 1]) {
-                let byte = trie.bytes[e], child = trie.targets[e]
-                if t >= 0, byte < 0x80, byte != UInt8(ascii: "\"") {
-                    let next = steps.nextStates[t * 128 + Int(byte)]
-                    if next != 0, steps.distances[t * 128 + Int(byte)] <= room {
-                        visited.append((byte, visit))
-                        pending.append((child, .init(states: next, length: position.length + 1), Int32(visited.count - 1)))
-                    }
-                } else if byte == UInt8(ascii: "\""), position.pending == 0 {
-                    // The token closes the string: continue with full parse stacks.
-                    let closed = advanced(current, by: bytes(to: visit) + [byte])
-                    if !closed.isEmpty { walk(trie, from: child, state: closed, into: &result) }
-                } else if let next = CompiledGrammar.patternStep(nfa, maximum, position, byte) {
-                    visited.append((byte, visit))
-                    pending.append((child, next, Int32(visited.count - 1)))
-                }
-            }
-        }
-    }
-
-    /// The plain string tokens (``Vocabulary/plainStringTokens``) the pattern of string `n`
-    /// accepts from `start`, each with the room it needs: the most, over the token's prefixes,
-    /// of bytes consumed plus the shortest completion of the pattern after them (the checks
-    /// ``CompiledGrammar/patternStep`` makes against the length limit). Sorted by that room.
-    private func patternTable(_ n: Int32, from start: CompiledGrammar.PatternPosition) -> PatternTable {
-        guard case .pattern(let p, let maximum) = grammar.kinds[Int(n)] else { return PatternTable(tokens: [], requiredRoom: []) }
-        let nfa = grammar.patterns[Int(p)]
-        let plain = vocabulary.plainStringTokens[vocabulary.longestToken]
-        let trie = vocabulary.trie
-        // Tokens needing more than the whole length limit never fit: the walk stops there, and
-        // the rooms, all at most `maximum`, are sorted by counting.
-        var byRoom = [[Int32]](repeating: [], count: Int(maximum) + 1)
-        var steps = ASCIISteps(nfa)
-        var pending: [(node: Int32, position: CompiledGrammar.PatternPosition, room: Int32)] = [(0, start, 0)]
-        while let (node, position, room) = pending.popLast() {
-            let i = Int(node)
-            if node != 0 && position.pending == 0 {
-                for t in trie.tokenStart[i]..<trie.tokenStart[i + 1] where plain.contains(Int(trie.tokens[Int(t)])) {
-                    byRoom[Int(room)].append(trie.tokens[Int(t)])
-                }
-            }
-            let t = position.pending == 0 ? steps.table(position.states) : -1
-            for e in Int(trie.edgeStart[i])..<Int(trie.edgeStart[i + 1]) {
-                let byte = trie.bytes[e]
-                if t >= 0, byte < 0x80 {
-                    // The table's fast path: same checks as patternStep for one ASCII byte.
-                    let states = steps.nextStates[t * 128 + Int(byte)]
-                    let distance = steps.distances[t * 128 + Int(byte)]
-                    guard states != 0, distance <= Int(maximum) else { continue }
-                    let needed = max(room, position.length + 1 + Int32(distance))
-                    if needed <= maximum {
-                        pending.append((trie.targets[e], .init(states: states, length: position.length + 1), needed))
-                    }
-                } else if let next = CompiledGrammar.patternStep(nfa, maximum, position, byte) {
-                    let needed = next.pending == 0 ? next.length + Int32(nfa.distance(next.states)) : next.length
-                    pending.append((trie.targets[e], next, max(room, needed)))
-                }
-            }
-        }
-        var table = PatternTable(tokens: [], requiredRoom: [])
-        for (room, tokens) in byRoom.enumerated() {
-            table.tokens += tokens
-            table.requiredRoom += repeatElement(room, count: tokens.count)
-        }
-        return table
-    }
-
     /// Depth-first walk of a trie from `root` in parse state `state`; each node's state is
     /// derived from its parent's, and a subtree is skipped as soon as the state dies.
-    private func walk(_ trie: FlatTrie, from root: Int32, state: [[Frame]], into result: inout TokenMask) {
+    func walk<Sink: TokenSink>(_ trie: FlatTrie, from root: Int32, state: [[Frame]], into result: inout Sink) {
         var stack: [(node: Int32, state: [[Frame]])] = [(root, state)]
         while let (node, state) = stack.popLast() {
             let i = Int(node)
@@ -248,50 +147,19 @@ public struct GrammarMatcher {
     }
 }
 
-/// ASCII transitions of the NFA state sets met on a walk, with the shortest remaining match
-/// after each: a walk meets few distinct sets, so each is computed once. Quote, backslash and
-/// control bytes are never string content, so their entries stay dead.
-struct ASCIISteps {
-    let nfa: RegexNFA
-    private var index: [UInt64: Int] = [:]
-    /// `nextStates[128 t + b]`: the set after byte `b` from table `t`'s set (0: dead).
-    private(set) var nextStates: [UInt64] = []
-    /// `distances[128 t + b]`: the shortest match still needed after that byte.
-    private(set) var distances: [Int] = []
-
-    init(_ nfa: RegexNFA) { self.nfa = nfa }
-
-    /// The table number of `states`, computing it on first use.
-    mutating func table(_ states: UInt64) -> Int {
-        if let t = index[states] { return t }
-        let t = nextStates.count / 128
-        nextStates += [UInt64](repeating: 0, count: 128)
-        distances += [Int](repeating: .max, count: 128)
-        for b in 0x20..<0x80 where b != 0x22 && b != 0x5C {
-            let next = nfa.step(states, UInt32(b))
-            nextStates[t * 128 + b] = next
-            if next != 0 { distances[t * 128 + b] = nfa.distance(next) }
-        }
-        index[states] = t
-        return t
-    }
+/// Where a trie walk puts the tokens it reaches.
+protocol TokenSink {
+    mutating func insert(_ id: Int)
 }
+
+extension TokenMask: TokenSink {}
 
 /// Masks by parse state, shared by copies of a matcher.
 final class MaskCache {
     var masks: [[[Frame]]: TokenMask] = [:]
-    /// Plain tokens accepted from each pattern position (see `patternTable`).
-    var patternTables: [PatternTableKey: PatternTable] = [:]
-}
-
-/// A pattern-constrained string node and a position in its pattern, length set to zero.
-struct PatternTableKey: Hashable {
-    var node: Int32
-    var start: CompiledGrammar.PatternPosition
-}
-
-/// Plain tokens a pattern accepts from one position, sorted by the room each needs.
-struct PatternTable {
-    var tokens: [Int32]
-    var requiredRoom: [Int]
+    /// Inside pattern strings: tokens with the room they need, by the stack with the string's
+    /// length set to 0.
+    var patterns: [[Frame]: PatternMask] = [:]
+    /// ASCII transitions of each pattern met (by pattern index).
+    var dfas: [Int32: PatternDFA] = [:]
 }
