@@ -3,8 +3,9 @@ import Testing
 @testable import PocketGGUF
 
 /// A fixed file description used to check the writer against an independent reader: the fixture
-/// script reads `Fixtures/writer_sample.gguf` (these exact bytes) with `gguf.GGUFReader` and
-/// records what it saw in `Fixtures/writer_sample.json`.
+/// script reads `Fixtures/writer_sample.gguf` (these exact bytes, written by the tests on request
+/// and not committed) with `gguf.GGUFReader` and records what it saw, with the file's CRC-32, in
+/// `Fixtures/writer_sample.json`.
 enum WriterSample {
     static let metadata: [(String, GGUFValue)] = [
         ("general.architecture", .string("llama")),
@@ -81,20 +82,23 @@ struct GGUFWriterTests {
         }
     }
 
-    /// The writer's bytes equal the committed sample, which `gguf.GGUFReader` read as recorded
-    /// in writer_sample.json; regenerate both with POCKET_REGENERATE_FIXTURES=1 and the script.
+    /// The writer's bytes are the file `gguf.GGUFReader` read, as recorded in writer_sample.json
+    /// (its size and CRC-32, then everything the reader saw). To regenerate: run the tests with
+    /// POCKET_REGENERATE_FIXTURES=1 (writes Fixtures/writer_sample.gguf, not committed), then the
+    /// script.
     @Test func independentReaderAgrees() throws {
         try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let sampleURL = TestPaths.fixtures.appendingPathComponent("writer_sample.gguf")
         if ProcessInfo.processInfo.environment["POCKET_REGENERATE_FIXTURES"] == "1" {
-            try WriterSample.write(WriterSample.writer(), to: sampleURL)
+            try WriterSample.write(WriterSample.writer(), to: TestPaths.fixtures.appendingPathComponent("writer_sample.gguf"))
         }
         let url = directory.appendingPathComponent("sample.gguf")
         try WriterSample.write(WriterSample.writer(), to: url)
-        #expect(try Data(contentsOf: url) == Data(contentsOf: sampleURL))
+        let bytes = try Data(contentsOf: url)
 
         let python = try JSON.load("writer_sample.json")
+        #expect(python["file_size"]?.int == bytes.count)
+        #expect(python["crc32"]?.int == Int(crc32(bytes)))
         #expect(python["version"]?.int == 3)
         #expect(python["alignment"]?.int == 32)
         let entries = try #require(python["metadata"]?.array)
@@ -136,7 +140,11 @@ struct GGUFWriterTests {
         let data = try writer.encoded { index, tensor, sink in
             try (0 ..< tensor.byteCount).map { WriterSample.byte($0, ofTensor: index) }.withUnsafeBytes { try sink($0) }
         }
-        #expect(data == (try Data(contentsOf: TestPaths.fixtures.appendingPathComponent("writer_sample.gguf"))))
+        try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("sample.gguf")
+        try WriterSample.write(WriterSample.writer(), to: url)
+        #expect(data == (try Data(contentsOf: url)))
         let file = try GGUFFile(data: data)
         #expect(file.tensors.count == WriterSample.tensors.count)
     }
@@ -220,4 +228,14 @@ struct GGUFWriterTests {
             #expect(error.kind == .ioError)
         }
     }
+}
+
+/// CRC-32 (IEEE, reflected, as Python's `zlib.crc32`), to identify a file by its bytes.
+func crc32(_ bytes: Data) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
 }

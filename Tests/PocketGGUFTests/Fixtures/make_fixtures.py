@@ -13,6 +13,7 @@ Run from the package root:  python3 Tests/PocketGGUFTests/Fixtures/make_fixtures
    Swift tests can check that an independent reader understands the writer's output.
 """
 import json
+import zlib
 import os
 import sys
 
@@ -123,7 +124,12 @@ def main():
         print("default model absent, skipping", model, file=sys.stderr)
     sample = os.path.join(HERE, "writer_sample.gguf")
     if os.path.exists(sample):
-        write_json("writer_sample.json", describe_file(sample, full_arrays=True))
+        facts = describe_file(sample, full_arrays=True)
+        # The exact bytes the reader saw, so the test can check its own output is the same file
+        # without the file being committed.
+        with open(sample, "rb") as f:
+            facts["crc32"] = zlib.crc32(f.read())
+        write_json("writer_sample.json", facts)
 
 
 if __name__ == "__main__":
