@@ -347,7 +347,7 @@ struct PartialJSONParser {
                 return Unicode.Scalar(unit)!
             }
         default:
-            throw GeneratedContent.JSONError(offset: start, message: "invalid escape sequence '\\\(Character(Unicode.Scalar(byte)))'; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+            throw GeneratedContent.JSONError(offset: start, message: "invalid escape sequence '\\\(Character(Unicode.Scalar(byte)))'; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and four hex digits")
         }
     }
 

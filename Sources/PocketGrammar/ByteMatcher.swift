@@ -43,7 +43,7 @@ enum Frame: Hashable, Sendable {
     case whitespace(run: Int32)
 }
 
-/// Where string content is: plain, after `\`, in a `\uXXXX` escape, or inside a multi-byte
+/// Where string content is: plain, after `\`, in a `\u` escape (four hex digits), or inside a multi-byte
 /// UTF-8 character (with the range the next byte must fall in).
 struct StringState: Hashable, Sendable {
     var escape: UInt8 = 0          // 0 none, 1 after backslash, 2…5: hex digits still needed = 6 - escape

@@ -201,7 +201,8 @@ public struct GenerableExpansion: Sendable {
         lines.append("\(access)struct PartiallyGenerated: Identifiable, ConvertibleFromGeneratedContent {")
         lines.append("    \(access)var id: GenerationID")
         for property in properties {
-            lines.append("    \(access)var \(escaped(property.name)): \(partialType(property.wrappedTypeText))?")
+            // `[DayPlan].PartiallyGenerated` is `[DayPlan.PartiallyGenerated]`.
+            lines.append("    \(access)var \(escaped(property.name)): \(property.wrappedTypeText).PartiallyGenerated?")
         }
         lines.append("")
         lines.append("    \(access)nonisolated init(_ content: GeneratedContent) throws {")
@@ -212,11 +213,6 @@ public struct GenerableExpansion: Sendable {
         lines.append("    }")
         lines.append("}")
         return lines.joined(separator: "\n")
-    }
-
-    /// `String` → `String.PartiallyGenerated`, `[DayPlan]` → `[DayPlan].PartiallyGenerated`.
-    private func partialType(_ typeText: String) -> String {
-        "\(typeText).PartiallyGenerated"
     }
 
     private var hasAssociatedValues: Bool { cases.contains { !$0.values.isEmpty } }
