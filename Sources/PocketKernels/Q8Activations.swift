@@ -24,6 +24,17 @@ public final class Q8Activations {
     /// whose sub-blocks of 16 each have their own offset). Within each group of 16 (one
     /// 256-value super-block) they are in lane order too: see ``halfSumIndex(_:)``.
     public private(set) var halfSums: UnsafeMutablePointer<Float>
+    /// Quantized values in *super-block order* (Int16), `tokens × columns`; only when
+    /// `columns` is a multiple of 256 (see ``superBlockPosition(_:)``). The k-quant kernels
+    /// multiply these with 16-bit products, two weights per 32-bit lane.
+    public private(set) var superValues: UnsafeMutablePointer<Int16>
+    /// Per-256 scales of ``superValues``, `tokens × columns/256` (one scale per super-block, as
+    /// llama.cpp's `Q8_K` activations: the integer sums of a whole super-block can then be added
+    /// before any float arithmetic).
+    public private(set) var superScales: UnsafeMutablePointer<Float>
+    /// Integer sums of each 16 values of ``superValues``, `tokens × columns/16`, in the order of
+    /// ``subBlockLane(_:)`` within each super-block.
+    public private(set) var subBlockSums: UnsafeMutablePointer<Int32>
     /// Number of vectors currently held.
     public private(set) var tokens = 0
     /// Length of each vector (a multiple of 32).
@@ -36,6 +47,9 @@ public final class Q8Activations {
         scales = .allocate(capacity: 0)
         sums = .allocate(capacity: 0)
         halfSums = .allocate(capacity: 0)
+        superValues = .allocate(capacity: 0)
+        superScales = .allocate(capacity: 0)
+        subBlockSums = .allocate(capacity: 0)
     }
 
     deinit {
@@ -43,6 +57,9 @@ public final class Q8Activations {
         scales.deallocate()
         sums.deallocate()
         halfSums.deallocate()
+        superValues.deallocate()
+        superScales.deallocate()
+        subBlockSums.deallocate()
     }
 
     /// Quantizes `tokens` vectors of `columns` floats stored one after another at `x`.
@@ -66,6 +83,27 @@ public final class Q8Activations {
             halfSums[group + Self.halfSumIndex((2 * b) & 15)] = scales[b] * Float(low)
             halfSums[group + Self.halfSumIndex((2 * b + 1) & 15)] = scales[b] * Float(high)
         }
+        guard columns % Self.superBlockSize == 0 else { return }
+        for s in 0..<(tokens * columns / Self.superBlockSize) {
+            Self.quantizeSuperBlock(
+                x + s * 256, values: superValues + s * 256, scale: &superScales[s], sums: subBlockSums + s * 16)
+        }
+    }
+
+    /// Values per super-block of the k-quant layout.
+    public static let superBlockSize = 256
+
+    /// Super-block-ordered values of token `t` (valid when `columns` is a multiple of 256).
+    @inline(__always) public func superValues(token t: Int) -> UnsafePointer<Int16> {
+        UnsafePointer(superValues + t * columns)
+    }
+    /// Super-block scales of token `t`.
+    @inline(__always) public func superScales(token t: Int) -> UnsafePointer<Float> {
+        UnsafePointer(superScales + t * columns / Self.superBlockSize)
+    }
+    /// Sub-block sums of token `t`.
+    @inline(__always) public func subBlockSums(token t: Int) -> UnsafePointer<Int32> {
+        UnsafePointer(subBlockSums + t * columns / 16)
     }
 
     /// Lane-ordered values of token `t`.
@@ -93,6 +131,9 @@ public final class Q8Activations {
         sums = .allocate(capacity: count / Self.blockSize)
         // Rounded up to whole groups of 16: the lane-order permutation stays inside its group.
         halfSums = .allocate(capacity: (count / 16 + 15) & ~15)
+        superValues = .allocate(capacity: count)
+        superScales = .allocate(capacity: count / Self.superBlockSize + 1)
+        subBlockSums = .allocate(capacity: count / 16)
         capacity = count
     }
 
@@ -115,6 +156,50 @@ public final class Q8Activations {
         }
         scale = Float(Float16(d))
         sum = Float(Float16(d * Float(total)))
+    }
+
+    /// Quantizes 256 floats with one scale `max|x| / 127` (round half to even), stores them in
+    /// super-block order and sums each 16 of them.
+    @inline(__always)
+    static func quantizeSuperBlock(
+        _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int16>, scale: inout Float,
+        sums: UnsafeMutablePointer<Int32>
+    ) {
+        var amax: Float = 0
+        for i in 0..<256 { amax = max(amax, abs(x[i])) }
+        let inverse: Float = amax != 0 ? 127 / amax : 0
+        scale = amax / 127
+        for s in 0..<16 {
+            var total: Int32 = 0
+            for i in (16 * s)..<(16 * s + 16) {
+                let q = Int16((x[i] * inverse).rounded(.toNearestOrEven))
+                total += Int32(q)
+                values[superBlockPosition(i)] = q
+            }
+            sums[subBlockLane(s)] = total
+        }
+    }
+
+    /// Where value `i` (0..<256) of a super-block is stored in super-block order.
+    ///
+    /// The k-quant kernels load a super-block's 64 bytes of 2-bit values as sixteen 32-bit lanes
+    /// and, for bit plane `j`, shift by `2j` (and `2j + 8`) and mask two bits in each 16-bit
+    /// half: 16-bit lane `8g + 2m + e` then holds byte `16g + 4m + 2e` (and `+ 1`) of those 64.
+    /// Storing the activations in the same order makes every product lane-aligned: value
+    /// `i = 128h + 32j + 16f + l` (byte `g = 2h + f`, `l = 4m + 2e + o`) goes to
+    /// `64j + 32o + 8g + 2m + e`.
+    @inline(__always) public static func superBlockPosition(_ i: Int) -> Int {
+        let h = i >> 7, j = (i >> 5) & 3, f = (i >> 4) & 1, l = i & 15
+        let g = 2 * h + f, m = l >> 2, e = (l >> 1) & 1, o = l & 1
+        return 64 * j + 32 * o + 8 * g + 2 * m + e
+    }
+
+    /// Where the sum of sub-block `s` (16 values, 0..<16) is stored within a super-block: lane
+    /// `4g + j` for sub-block `s = 8h + 2j + f`, `g = 2h + f`, the lane whose 32-bit products
+    /// (after pairing) belong to that sub-block in bit plane `j`'s group `g`.
+    @inline(__always) public static func subBlockLane(_ s: Int) -> Int {
+        let h = s >> 3, j = (s >> 1) & 3, f = s & 1
+        return 4 * (2 * h + f) + j
     }
 
     /// Where the sum of half block `s` (0..<16 within a super-block) is stored: position

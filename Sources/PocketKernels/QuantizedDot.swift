@@ -39,12 +39,20 @@ public struct Q8Vector {
     public let sums: UnsafePointer<Float>
     /// Per-half-block (16 values) `d × Σq`.
     public let halfSums: UnsafePointer<Float>
+    /// Values in super-block order (k-quants; only when the length is a multiple of 256).
+    public let superValues: UnsafePointer<Int16>
+    /// Per-256 scales of ``superValues``.
+    public let superScales: UnsafePointer<Float>
+    /// Integer sums of each 16 ``superValues``, in ``Q8Activations/subBlockLane(_:)`` order.
+    public let subBlockSums: UnsafePointer<Int32>
 }
 
 extension Q8Activations {
     /// The activation vector of token `t`.
     @inline(__always) public func vector(token t: Int) -> Q8Vector {
-        Q8Vector(values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t))
+        Q8Vector(
+            values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t),
+            superValues: superValues(token: t), superScales: superScales(token: t), subBlockSums: subBlockSums(token: t))
     }
 }
 

@@ -1,110 +1,130 @@
-// Integer dot product of Q2_K weights with 8-bit activations.
+// Integer dot product of Q2_K weights with 8-bit activations in super-block order.
 //
-// Per sub-block s of 16 weights (inside activation block b, scale a_b):
-//   Σ (d·sc_s·q_i − dmin·m_s) · a_b·x_i  =  d·a_b·sc_s·Σ q_i·x_i  −  dmin·m_s·(a_b·Σ x_i)
-// The second term only needs the activations' half-block sums (Q8Activations.halfSums, stored
-// in the same lane order): one 16-lane multiply-add per super-block for all sixteen mins. The first term runs on integers:
-// the 16 bytes of 2-bit values behind one half block are loaded once as four 32-bit lanes and
-// repeated four times across a 16-lane vector; shifting lane group k by 8k (plus 2j for bit
-// plane j) puts weight 4m+k in lane 4k+m, which is the activations' lane order. The four bit
-// planes of those bytes are the same half of four consecutive activation blocks.
+// Activations come with one scale a per 256 values (Q8Activations.superValues, as llama.cpp's
+// Q8_K), so a whole super-block stays in integers:
+//   Σ (d·sc_s·q_i − dmin·m_s)·(a·x_i)  =  d·a·Σ_s sc_s·Σ_{i∈s} q_i·x_i  −  dmin·a·Σ_s m_s·Σ_{i∈s} x_i
+// The 64 bytes of 2-bit values are loaded as sixteen 32-bit lanes. For bit plane j, shifting by
+// 2j (and 2j + 8) and masking two bits in each 16-bit half yields 32 weights per vector, one per
+// 16-bit lane; the activations are stored in exactly that order, so 16-bit multiplies
+// (|q·x| ≤ 381) need no shuffles. Adjacent 16-bit products are then summed into 32-bit lanes:
+// lanes 4g…4g+3 of plane j all belong to sub-block 8h + 2j + f (g = 2h + f) and are multiplied
+// by its scale. The sixteen mins meet the activations' sub-block sums in one 32-bit product.
 
 extension Q2_K: QuantizedDotFormat {
-    /// Per-lane shifts that spread four 32-bit lanes of bytes over sixteen lanes.
-    @usableFromInline static let laneShifts = SIMD16<UInt32>(0, 0, 0, 0, 8, 8, 8, 8, 16, 16, 16, 16, 24, 24, 24, 24)
+    /// Per-lane shifts that bring scale byte `8h + 2j + f` of ``spreadScales(_:)``'s lane `4g + j`
+    /// (`g = 2h + f`) to the bottom.
+    @usableFromInline static let scaleShifts = SIMD16<UInt32>(0, 16, 0, 16, 8, 24, 8, 24, 0, 16, 0, 16, 8, 24, 8, 24)
 
     @inline(__always)
     public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
-        var products = SIMD16<Float>()
-        var offsets = SIMD16<Float>()
+        var sum = SIMD16<Float>()
         var block = row
-        var values = UnsafeRawPointer(activations.values)
-        var scales = activations.scales
-        var halfSums = UnsafeRawPointer(activations.halfSums)
-        let shifts = laneShifts
+        var x = UnsafeRawPointer(activations.superValues)
+        var sums = UnsafeRawPointer(activations.subBlockSums)
+        var scale = activations.superScales
+        let shifts = scaleShifts
         for _ in 0..<(blocks / 8) {
-            let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self))
-            let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
-            // The sixteen mins, spread like the half-block sums (lane 4k+m: sub-block 4m+k),
-            // against those sums in one multiply-add.
-            let packed = repeated(block.loadUnaligned(as: SIMD4<UInt32>.self))
-            let mins = exactFloats((packed &>> (shifts &+ 4)) & 0xF)
-            offsets.addProduct(mins * dmin, halfSums.loadUnaligned(as: SIMD16<Float>.self))
-            for h in 0..<2 {
-                let low = repeated(block.loadUnaligned(fromByteOffset: qsOffset + 32 * h, as: SIMD4<UInt32>.self))
-                let high = repeated(block.loadUnaligned(fromByteOffset: qsOffset + 32 * h + 16, as: SIMD4<UInt32>.self))
-                for j in 0..<4 {
-                    let plane = shifts &+ UInt32(2 * j)
-                    let s = 8 * h + 2 * j
-                    let scaleLow = UInt32(block.load(fromByteOffset: s, as: UInt8.self) & 0xF)
-                    let scaleHigh = UInt32(block.load(fromByteOffset: s + 1, as: UInt8.self) & 0xF)
-                    // Unsigned lanes: wrapping products have the same bits as signed ones.
-                    let xLow = values.loadUnaligned(as: SIMD16<UInt32>.self)
-                    let xHigh = values.loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self)
-                    let sum = ((low &>> plane) & 3) &* scaleLow &* xLow &+ ((high &>> plane) & 3) &* scaleHigh &* xHigh
-                    products.addProduct(exactFloats(sum), SIMD16<Float>(repeating: d * scales.pointee))
-                    values += 128
-                    scales += 1
-                }
+            let (scales, mins) = scalesAndMins(block, shifts)
+            let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD16<UInt32>.self)
+            var products = SIMD16<Int32>()
+            for j in 0..<4 {
+                let even = plane(qs, 2 * j), odd = plane(qs, 2 * j + 8)
+                let pairs = even &* x.loadUnaligned(fromByteOffset: 128 * j, as: SIMD32<Int16>.self)
+                    &+ odd &* x.loadUnaligned(fromByteOffset: 128 * j + 64, as: SIMD32<Int16>.self)
+                products &+= pairSums(pairs) &* broadcastPlane(scales, j)
             }
-            halfSums += 64
+            let offsets = mins &* sums.loadUnaligned(as: SIMD16<Int32>.self)
+            let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self)) * scale.pointee
+            let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self)) * scale.pointee
+            sum.addProduct(exactFloats(products), SIMD16(repeating: d))
+            sum.addProduct(exactFloats(offsets), SIMD16(repeating: -dmin))
             block += bytesPerBlock
+            x += 512
+            sums += 64
+            scale += 1
         }
-        return products.sum() - offsets.sum()
+        return sum.sum()
     }
 
-    /// Four activation vectors at once: each super-block's weights are unpacked and scaled
-    /// once, then multiplied with each vector (the prefill path). Not inlined: inlined into
-    /// the matrix loop it makes the compiler's code for the single-vector (decode) path slower.
+    /// Four activation vectors at once (prefill): each super-block's weights and scales are
+    /// unpacked once. Not inlined: inlined into the matrix loop it makes the compiler's code
+    /// for the single-vector (decode) path slower.
     @inline(never)
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        var p0 = SIMD16<Float>(), p1 = SIMD16<Float>(), p2 = SIMD16<Float>(), p3 = SIMD16<Float>()
-        var o0 = SIMD16<Float>(), o1 = SIMD16<Float>(), o2 = SIMD16<Float>(), o3 = SIMD16<Float>()
-        let v0 = UnsafeRawPointer(x.0.values), v1 = UnsafeRawPointer(x.1.values)
-        let v2 = UnsafeRawPointer(x.2.values), v3 = UnsafeRawPointer(x.3.values)
-        let h0 = UnsafeRawPointer(x.0.halfSums), h1 = UnsafeRawPointer(x.1.halfSums)
-        let h2 = UnsafeRawPointer(x.2.halfSums), h3 = UnsafeRawPointer(x.3.halfSums)
-        let shifts = laneShifts
+        var sum0 = SIMD16<Float>(), sum1 = SIMD16<Float>(), sum2 = SIMD16<Float>(), sum3 = SIMD16<Float>()
+        let v0 = UnsafeRawPointer(x.0.superValues), v1 = UnsafeRawPointer(x.1.superValues)
+        let v2 = UnsafeRawPointer(x.2.superValues), v3 = UnsafeRawPointer(x.3.superValues)
+        let s0 = UnsafeRawPointer(x.0.subBlockSums), s1 = UnsafeRawPointer(x.1.subBlockSums)
+        let s2 = UnsafeRawPointer(x.2.subBlockSums), s3 = UnsafeRawPointer(x.3.subBlockSums)
+        let shifts = scaleShifts
         var block = row
         for sb in 0..<(blocks / 8) {
+            let (scales, mins) = scalesAndMins(block, shifts)
+            let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD16<UInt32>.self)
+            let e0 = plane(qs, 0), o0 = plane(qs, 8), e1 = plane(qs, 2), o1 = plane(qs, 10)
+            let e2 = plane(qs, 4), o2 = plane(qs, 12), e3 = plane(qs, 6), o3 = plane(qs, 14)
+            let c0 = broadcastPlane(scales, 0), c1 = broadcastPlane(scales, 1)
+            let c2 = broadcastPlane(scales, 2), c3 = broadcastPlane(scales, 3)
+            let base = 512 * sb
+            @inline(__always) func products(_ v: UnsafeRawPointer) -> SIMD16<Int32> {
+                @inline(__always) func load(_ k: Int) -> SIMD32<Int16> {
+                    v.loadUnaligned(fromByteOffset: base + 64 * k, as: SIMD32<Int16>.self)
+                }
+                return pairSums(e0 &* load(0) &+ o0 &* load(1)) &* c0
+                    &+ pairSums(e1 &* load(2) &+ o1 &* load(3)) &* c1
+                    &+ pairSums(e2 &* load(4) &+ o2 &* load(5)) &* c2
+                    &+ pairSums(e3 &* load(6) &+ o3 &* load(7)) &* c3
+            }
+            @inline(__always) func offsets(_ s: UnsafeRawPointer) -> SIMD16<Int32> {
+                mins &* s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Int32>.self)
+            }
             let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self))
             let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
-            let packed = repeated(block.loadUnaligned(as: SIMD4<UInt32>.self))
-            let mins = exactFloats((packed &>> (shifts &+ 4)) & 0xF) * dmin
-            o0.addProduct(mins, h0.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o1.addProduct(mins, h1.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o2.addProduct(mins, h2.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o3.addProduct(mins, h3.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            for h in 0..<2 {
-                let low = repeated(block.loadUnaligned(fromByteOffset: qsOffset + 32 * h, as: SIMD4<UInt32>.self))
-                let high = repeated(block.loadUnaligned(fromByteOffset: qsOffset + 32 * h + 16, as: SIMD4<UInt32>.self))
-                for j in 0..<4 {
-                    let plane = shifts &+ UInt32(2 * j)
-                    let s = 8 * h + 2 * j
-                    let b = 8 * sb + 4 * h + j
-                    let wLow = ((low &>> plane) & 3) &* UInt32(block.load(fromByteOffset: s, as: UInt8.self) & 0xF)
-                    let wHigh = ((high &>> plane) & 3) &* UInt32(block.load(fromByteOffset: s + 1, as: UInt8.self) & 0xF)
-                    let offset = 128 * b
-                    @inline(__always) func term(_ v: UnsafeRawPointer) -> SIMD16<Float> {
-                        exactFloats(wLow &* v.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self)
-                            &+ wHigh &* v.loadUnaligned(fromByteOffset: offset + 64, as: SIMD16<UInt32>.self))
-                    }
-                    p0.addProduct(term(v0), SIMD16(repeating: d * x.0.scales[b]))
-                    p1.addProduct(term(v1), SIMD16(repeating: d * x.1.scales[b]))
-                    p2.addProduct(term(v2), SIMD16(repeating: d * x.2.scales[b]))
-                    p3.addProduct(term(v3), SIMD16(repeating: d * x.3.scales[b]))
-                }
-            }
+            sum0.addProduct(exactFloats(products(v0)), SIMD16(repeating: d * x.0.superScales[sb]))
+            sum1.addProduct(exactFloats(products(v1)), SIMD16(repeating: d * x.1.superScales[sb]))
+            sum2.addProduct(exactFloats(products(v2)), SIMD16(repeating: d * x.2.superScales[sb]))
+            sum3.addProduct(exactFloats(products(v3)), SIMD16(repeating: d * x.3.superScales[sb]))
+            sum0.addProduct(exactFloats(offsets(s0)), SIMD16(repeating: -dmin * x.0.superScales[sb]))
+            sum1.addProduct(exactFloats(offsets(s1)), SIMD16(repeating: -dmin * x.1.superScales[sb]))
+            sum2.addProduct(exactFloats(offsets(s2)), SIMD16(repeating: -dmin * x.2.superScales[sb]))
+            sum3.addProduct(exactFloats(offsets(s3)), SIMD16(repeating: -dmin * x.3.superScales[sb]))
             block += bytesPerBlock
         }
-        return SIMD4(p0.sum() - o0.sum(), p1.sum() - o1.sum(), p2.sum() - o2.sum(), p3.sum() - o3.sum())
+        return SIMD4(sum0.sum(), sum1.sum(), sum2.sum(), sum3.sum())
     }
 
-    /// Four 32-bit lanes repeated over sixteen.
+    /// The sixteen 4-bit scales and mins of a super-block, lane `4g + j` holding sub-block
+    /// `8h + 2j + f` (`g = 2h + f`), the order of ``Q8Activations/subBlockLane(_:)``.
     @inline(__always)
-    static func repeated(_ lanes: SIMD4<UInt32>) -> SIMD16<UInt32> {
-        let eight = SIMD8(lowHalf: lanes, highHalf: lanes)
-        return SIMD16(lowHalf: eight, highHalf: eight)
+    static func scalesAndMins(_ block: UnsafeRawPointer, _ shifts: SIMD16<UInt32>) -> (SIMD16<Int32>, SIMD16<Int32>) {
+        // Lane 4g + j needs word 2h + j/2 of the 16 scale bytes (byte 2(j%2) + f within it).
+        let w = block.loadUnaligned(as: SIMD4<UInt32>.self)
+        let spread = SIMD16(w[0], w[0], w[1], w[1], w[0], w[0], w[1], w[1], w[2], w[2], w[3], w[3], w[2], w[2], w[3], w[3])
+        return (unsafeBitCast((spread &>> shifts) & 0xF, to: SIMD16<Int32>.self),
+                unsafeBitCast((spread &>> (shifts &+ 4)) & 0xF, to: SIMD16<Int32>.self))
+    }
+
+    /// Two bits starting at bit `shift` of each 16-bit half of the 32-bit lanes, as 32 values.
+    @inline(__always)
+    static func plane(_ qs: SIMD16<UInt32>, _ shift: Int) -> SIMD32<Int16> {
+        unsafeBitCast((qs &>> UInt32(shift)) & 0x0003_0003, to: SIMD32<Int16>.self)
+    }
+
+    /// Lanes `4g…4g+3` all set to lane `4g + j` of `v`: the scale of plane `j`'s sub-blocks.
+    @inline(__always)
+    static func broadcastPlane(_ v: SIMD16<Int32>, _ j: Int) -> SIMD16<Int32> {
+        SIMD16(v[j], v[j], v[j], v[j], v[4 + j], v[4 + j], v[4 + j], v[4 + j],
+               v[8 + j], v[8 + j], v[8 + j], v[8 + j], v[12 + j], v[12 + j], v[12 + j], v[12 + j])
+    }
+
+    /// Sums adjacent pairs of 16-bit lanes into 32-bit lanes. Adding the low half shifted up to
+    /// the whole lane leaves `high + low` in the upper 16 bits (the sum must fit in 16 bits);
+    /// an arithmetic shift brings it down with its sign. The compiler turns this, followed by a
+    /// multiplication, into `vpmaddwd`/`vpdpwssd` where the CPU has them.
+    @inline(__always)
+    static func pairSums(_ v: SIMD32<Int16>) -> SIMD16<Int32> {
+        let u = unsafeBitCast(v, to: SIMD16<Int32>.self)
+        return (u &+ (u &<< 16)) &>> 16
     }
 
     /// The signed integers in `bits` (each of magnitude below 2^22) as floats, exactly.
@@ -113,30 +133,41 @@ extension Q2_K: QuantizedDotFormat {
     /// 1.5·2^23 plus the integer; subtracting 1.5·2^23 leaves the integer. Swift's generic
     /// integer-to-float vector conversion is a library call per vector; this is two instructions.
     @inline(__always)
+    static func exactFloats(_ integers: SIMD16<Int32>) -> SIMD16<Float> {
+        unsafeBitCast(integers &+ 0x4B40_0000, to: SIMD16<Float>.self) - 12_582_912
+    }
+
+    /// ``exactFloats(_:)-(SIMD16<Int32>)`` for integers held in unsigned lanes (two's complement).
+    @inline(__always)
     static func exactFloats(_ bits: SIMD16<UInt32>) -> SIMD16<Float> {
-        unsafeBitCast(bits &+ 0x4B40_0000, to: SIMD16<Float>.self) - 12_582_912
+        exactFloats(unsafeBitCast(bits, to: SIMD16<Int32>.self))
     }
 
     public static func dotReference(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
         var total: Float = 0
-        for b in 0..<blocks {
-            let block = row + (b / 8) * bytesPerBlock
+        for sb in 0..<(blocks / 8) {
+            let block = row + sb * bytesPerBlock
             let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self))
             let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
-            // Activation block b covers weights 32(b % 8)…: half h = (b % 8) / 4, bit plane j = b % 4.
-            let h = (b % 8) / 4, j = b % 4
-            for half in 0..<2 {
-                let s = 8 * h + 2 * j + half
+            let x = activations.superValues + 256 * sb
+            var products: Int32 = 0, offsets: Int32 = 0
+            for s in 0..<16 {
                 let packed = block.load(fromByteOffset: scalesOffset + s, as: UInt8.self)
                 var integer: Int32 = 0
-                for l in 0..<16 {
-                    let byte = block.load(fromByteOffset: qsOffset + 32 * h + 16 * half + l, as: UInt8.self)
-                    let q = Int32((byte >> UInt8(2 * j)) & 3)
-                    integer += q * Q8Activations.element(activations.values + 32 * b, 16 * half + l)
+                var xSum: Int32 = 0
+                for i in (16 * s)..<(16 * s + 16) {
+                    // Weight i = 128h + 32j + l is bits 2j…2j+1 of byte 32h + l.
+                    let byte = block.load(fromByteOffset: qsOffset + 32 * (i >> 7) + (i & 31), as: UInt8.self)
+                    let q = Int32((byte >> UInt8(2 * ((i >> 5) & 3))) & 3)
+                    let value = Int32(x[Q8Activations.superBlockPosition(i)])
+                    integer += q * value
+                    xSum += value
                 }
-                total += d * activations.scales[b] * Float(Int32(packed & 0xF) * integer)
-                total -= dmin * Float(packed >> 4) * activations.halfSums[(b / 8) * 16 + Q8Activations.halfSumIndex(s)]
+                products += Int32(packed & 0xF) * integer
+                offsets += Int32(packed >> 4) * xSum
             }
+            let a = activations.superScales[sb]
+            total += d * a * Float(products) - dmin * a * Float(offsets)
         }
         return total
     }
