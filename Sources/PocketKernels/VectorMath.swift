@@ -44,13 +44,13 @@ public enum VectorMath {
         var i = 0
         while i + 64 <= count {
             acc0.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
-                            SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)))
+                            widened(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)))
             acc1.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
-                            SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self)))
+                            widened(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self)))
             acc2.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self),
-                            SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i + 64, as: SIMD16<Float16>.self)))
+                            widened(rb.loadUnaligned(fromByteOffset: 2 * i + 64, as: SIMD16<Float16>.self)))
             acc3.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self),
-                            SIMD16<Float>(rb.loadUnaligned(fromByteOffset: 2 * i + 96, as: SIMD16<Float16>.self)))
+                            widened(rb.loadUnaligned(fromByteOffset: 2 * i + 96, as: SIMD16<Float16>.self)))
             i += 64
         }
         let v = (acc0 + acc2) + (acc1 + acc3)
@@ -88,8 +88,8 @@ public enum VectorMath {
         let ry = UnsafeMutableRawPointer(y)
         var i = 0
         while i + 16 <= count {
-            let v = SIMD16<Float>(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)) * a
-            ry.storeBytes(of: SIMD16<Float16>(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
+            let v = widened(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)) * a
+            ry.storeBytes(of: narrowed(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
             i += 16
         }
         while i < count { y[i] = Float16(Float(y[i]) * a); i += 1 }
@@ -104,9 +104,9 @@ public enum VectorMath {
         let factor = SIMD16<Float>(repeating: a)
         var i = 0
         while i + 16 <= count {
-            var v = SIMD16<Float>(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
-            v.addProduct(SIMD16<Float>(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
-            ry.storeBytes(of: SIMD16<Float16>(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
+            var v = widened(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
+            v.addProduct(widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
+            ry.storeBytes(of: narrowed(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
             i += 16
         }
         while i < count { y[i] = Float16(Float(y[i]).addingProduct(Float(x[i]), a)); i += 1 }
@@ -121,7 +121,7 @@ public enum VectorMath {
         var i = 0
         while i + 16 <= count {
             var v = ry.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
-            v.addProduct(SIMD16<Float>(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
+            v.addProduct(widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
             ry.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD16<Float>.self)
             i += 16
         }
@@ -177,4 +177,23 @@ public enum VectorMath {
             gate[i] = g / (1 + expf(-g)) * up[i]
         }
     }
+}
+
+/// Half-precision lanes widened to single precision. Written lane by lane because the generic
+/// vector conversion is a library call; this form compiles to one `vcvtph2ps` where the CPU
+/// has F16C. Exact.
+@inline(__always)
+func widened(_ v: SIMD16<Float16>) -> SIMD16<Float> {
+    var result = SIMD16<Float>()
+    for i in 0..<16 { result[i] = Float(v[i]) }
+    return result
+}
+
+/// Single-precision lanes rounded to half precision (to nearest, ties to even), lane by lane
+/// for the same reason as ``widened(_:)``.
+@inline(__always)
+func narrowed(_ v: SIMD16<Float>) -> SIMD16<Float16> {
+    var result = SIMD16<Float16>()
+    for i in 0..<16 { result[i] = Float16(v[i]) }
+    return result
 }
