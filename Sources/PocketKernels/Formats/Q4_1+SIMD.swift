@@ -1,34 +1,37 @@
 // Integer dot product of Q4_1 weights with 8-bit activations.
 //
 // Per block: Σ (d·q_i + m) · (d_x·x_i) = d·d_x·Σ q_i·x_i + m·(d_x·Σ x_i).
-// The 16 bytes of nibbles are loaded as four 32-bit lanes; shifting by 8k (and 8k+4) puts weight
-// 4j+k (and 16+4j+k) of the block in lane j, which is exactly the activations' lane order.
+// The 16 bytes of nibbles are loaded as four 32-bit lanes and repeated four times over sixteen;
+// shifting lane group k by 8k (and 8k+4) puts weight 4j+k (and 16+4j+k) of the block in lane
+// 4k+j, which is exactly the activations' lane order.
 
 extension Q4_1: QuantizedDotFormat {
+    /// Per-lane shifts that spread the block's four 32-bit lanes of nibbles over sixteen lanes:
+    /// lane `4k + j` gets byte `k` of lane `j`, i.e. weight `4j + k` (the activations' lane order).
+    @usableFromInline static let nibbleShifts = SIMD16<UInt32>(0, 0, 0, 0, 8, 8, 8, 8, 16, 16, 16, 16, 24, 24, 24, 24)
+
     @inline(__always)
     public static func dot(
         row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int
     ) -> Float {
-        let values = activations.values, scales = activations.scales, sums = activations.sums
-        // Eight float lanes, lane j holding the products of weights 4j…4j+3 of every block,
-        // accumulated with fused multiply-adds across blocks, then summed pairwise: the order
-        // llama.cpp's x86 kernel uses, so results agree with its reference outputs bit for bit.
+        let scales = activations.scales, sums = activations.sums
+        // Eight float lanes, lane j holding the products of weights 4j…4j+3 (and 16+4j…) of
+        // every block, accumulated with fused multiply-adds across blocks, then summed pairwise:
+        // the order llama.cpp's x86 kernel uses, so results agree with its reference outputs bit
+        // for bit. The integer sums behind each lane are exact, so computing them sixteen lanes
+        // at a time does not change any rounding.
         var lanes = SIMD8<Float>()
         var offsets: Float = 0
         var block = row
-        var x = UnsafeRawPointer(values)
+        var x = UnsafeRawPointer(activations.values)
+        let shifts = nibbleShifts
         for b in 0..<blocks {
+            let q = repeated(block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)) &>> shifts
+            let products = fourSums(
+                (q & 0xF) &* x.loadUnaligned(as: SIMD16<UInt32>.self),
+                ((q &>> 4) & 0xF) &* x.loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self))
             let d = Float(block.loadUnaligned(as: Float16.self))
             let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
-            let q = block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)
-            var low = SIMD4<Int32>(), high = SIMD4<Int32>()
-            for k in 0..<4 {
-                low &+= SIMD4<Int32>(truncatingIfNeeded: (q &>> UInt32(8 * k)) & 0xF)
-                    &* x.loadUnaligned(fromByteOffset: 16 * k, as: SIMD4<Int32>.self)
-                high &+= SIMD4<Int32>(truncatingIfNeeded: (q &>> UInt32(8 * k + 4)) & 0xF)
-                    &* x.loadUnaligned(fromByteOffset: 64 + 16 * k, as: SIMD4<Int32>.self)
-            }
-            let products = SIMD8<Float>(lowHalf: SIMD4<Float>(low), highHalf: SIMD4<Float>(high))
             lanes.addProduct(SIMD8<Float>(repeating: d * scales[b]), products)
             offsets = offsets.addingProduct(m, sums[b])
             block += 20
@@ -47,24 +50,18 @@ extension Q4_1: QuantizedDotFormat {
         var o0: Float = 0, o1: Float = 0, o2: Float = 0, o3: Float = 0
         let v0 = UnsafeRawPointer(x.0.values), v1 = UnsafeRawPointer(x.1.values)
         let v2 = UnsafeRawPointer(x.2.values), v3 = UnsafeRawPointer(x.3.values)
+        let shifts = nibbleShifts
         var block = row
         for b in 0..<blocks {
-            let d = Float(block.loadUnaligned(as: Float16.self))
-            let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
-            let q = block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)
-            let w0 = SIMD4<Int32>(truncatingIfNeeded: q & 0xF), w1 = SIMD4<Int32>(truncatingIfNeeded: (q &>> 8) & 0xF)
-            let w2 = SIMD4<Int32>(truncatingIfNeeded: (q &>> 16) & 0xF), w3 = SIMD4<Int32>(truncatingIfNeeded: (q &>> 24) & 0xF)
-            let w4 = SIMD4<Int32>(truncatingIfNeeded: (q &>> 4) & 0xF), w5 = SIMD4<Int32>(truncatingIfNeeded: (q &>> 12) & 0xF)
-            let w6 = SIMD4<Int32>(truncatingIfNeeded: (q &>> 20) & 0xF), w7 = SIMD4<Int32>(truncatingIfNeeded: (q &>> 28) & 0xF)
+            let q = repeated(block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)) &>> shifts
+            let low = q & 0xF, high = (q &>> 4) & 0xF
             let base = 128 * b
             @inline(__always) func products(_ v: UnsafeRawPointer) -> SIMD8<Float> {
-                @inline(__always) func load(_ offset: Int) -> SIMD4<Int32> {
-                    v.loadUnaligned(fromByteOffset: base + offset, as: SIMD4<Int32>.self)
-                }
-                let low = w0 &* load(0) &+ w1 &* load(16) &+ w2 &* load(32) &+ w3 &* load(48)
-                let high = w4 &* load(64) &+ w5 &* load(80) &+ w6 &* load(96) &+ w7 &* load(112)
-                return SIMD8<Float>(lowHalf: SIMD4<Float>(low), highHalf: SIMD4<Float>(high))
+                fourSums(low &* v.loadUnaligned(fromByteOffset: base, as: SIMD16<UInt32>.self),
+                         high &* v.loadUnaligned(fromByteOffset: base + 64, as: SIMD16<UInt32>.self))
             }
+            let d = Float(block.loadUnaligned(as: Float16.self))
+            let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
             l0.addProduct(SIMD8<Float>(repeating: d * x.0.scales[b]), products(v0))
             l1.addProduct(SIMD8<Float>(repeating: d * x.1.scales[b]), products(v1))
             l2.addProduct(SIMD8<Float>(repeating: d * x.2.scales[b]), products(v2))
@@ -76,6 +73,23 @@ extension Q4_1: QuantizedDotFormat {
             block += 20
         }
         return SIMD4(l0.pairwiseSum() + o0, l1.pairwiseSum() + o1, l2.pairwiseSum() + o2, l3.pairwiseSum() + o3)
+    }
+
+    /// Four 32-bit lanes repeated over sixteen.
+    @inline(__always)
+    static func repeated(_ lanes: SIMD4<UInt32>) -> SIMD16<UInt32> {
+        let eight = SIMD8(lowHalf: lanes, highHalf: lanes)
+        return SIMD16(lowHalf: eight, highHalf: eight)
+    }
+
+    /// Lane `j` of the result: the sum of lanes `j, 4+j, 8+j, 12+j` of `low` (products of weights
+    /// `4j…4j+3`), lane `4+j` the same of `high`; as exact floats (sums below 2^22).
+    @inline(__always)
+    static func fourSums(_ low: SIMD16<UInt32>, _ high: SIMD16<UInt32>) -> SIMD8<Float> {
+        let eight = SIMD16(lowHalf: low.lowHalf &+ low.highHalf, highHalf: high.lowHalf &+ high.highHalf)
+        let sums = SIMD8(lowHalf: eight.lowHalf.lowHalf &+ eight.lowHalf.highHalf,
+                         highHalf: eight.highHalf.lowHalf &+ eight.highHalf.highHalf)
+        return unsafeBitCast(sums &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
     }
 
     public static func dotReference(
