@@ -34,7 +34,7 @@ public enum MatrixMultiply {
         _ format: F.Type, _ w: WeightMatrix, _ x: UnsafePointer<Float>, _ tokens: Int,
         _ y: UnsafeMutablePointer<Float>, _ scratch: Q8Activations, _ pool: ThreadPool
     ) {
-        scratch.quantize(x, tokens: tokens, columns: w.columns)
+        scratch.quantize(x, tokens: tokens, columns: w.columns, pool: pool)
         let blocks = w.columns / Q8Activations.blockSize
         let rows = w.rows
         pool.parallelFor(rows) { range in

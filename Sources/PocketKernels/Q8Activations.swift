@@ -64,27 +64,36 @@ public final class Q8Activations {
 
     /// Quantizes `tokens` vectors of `columns` floats stored one after another at `x`.
     ///
+    /// - Parameters:
+    ///   - pool: When given and there are several vectors, they are quantized in parallel.
     /// - Precondition: `columns` is a multiple of 32.
-    public func quantize(_ x: UnsafePointer<Float>, tokens: Int, columns: Int) {
+    public func quantize(_ x: UnsafePointer<Float>, tokens: Int, columns: Int, pool: ThreadPool? = nil) {
         precondition(columns % Self.blockSize == 0, "Q8 activations need a multiple of 32 columns")
         reserve(tokens * columns)
         self.tokens = tokens
         self.columns = columns
-        let blocks = tokens * columns / Self.blockSize
-        for b in 0..<blocks {
-            Self.quantizeBlock(x + b * 32, values: values + b * 32, scale: &scales[b], sum: &sums[b])
-            // Lane order keeps each half block in its own 16 lanes.
-            var low: Int32 = 0, high: Int32 = 0
-            for i in 0..<16 {
-                low &+= values[b * 32 + i]
-                high &+= values[b * 32 + 16 + i]
+        if let pool, tokens > 1 {
+            pool.parallelFor(tokens) { range in
+                for t in range { self.quantizeToken(t, x) }
             }
+        } else {
+            for t in 0..<tokens { quantizeToken(t, x) }
+        }
+    }
+
+    /// Quantizes vector `t` into every layout.
+    private func quantizeToken(_ t: Int, _ x: UnsafePointer<Float>) {
+        let blocksPerToken = columns / Self.blockSize
+        for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
+            let (low, high) = Self.quantizeBlock(x + b * 32, values: values + b * 32, scale: &scales[b], sum: &sums[b])
+            // Lane order keeps each half block in its own 16 lanes.
             let group = (2 * b) & ~15
             halfSums[group + Self.halfSumIndex((2 * b) & 15)] = scales[b] * Float(low)
             halfSums[group + Self.halfSumIndex((2 * b + 1) & 15)] = scales[b] * Float(high)
         }
         guard columns % Self.superBlockSize == 0 else { return }
-        for s in 0..<(tokens * columns / Self.superBlockSize) {
+        let perToken = columns / Self.superBlockSize
+        for s in (t * perToken)..<((t + 1) * perToken) {
             Self.quantizeSuperBlock(
                 x + s * 256, values: superValues + s * 256, scale: &superScales[s], sums: subBlockSums + s * 16)
         }
@@ -137,25 +146,49 @@ public final class Q8Activations {
         capacity = count
     }
 
-    /// Quantizes one block of 32 floats.
+    /// Quantizes one block of 32 floats; returns the integer sums of its two halves.
     @inline(__always)
     static func quantizeBlock(
         _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int32>,
         scale: inout Float, sum: inout Float
-    ) {
-        var amax: Float = 0
-        for i in 0..<32 { amax = max(amax, abs(x[i])) }
+    ) -> (Int32, Int32) {
+        let raw = UnsafeRawPointer(x)
+        let low = raw.loadUnaligned(as: SIMD16<Float>.self)
+        let high = raw.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+        let amax = max(magnitudes(low).max(), magnitudes(high).max())
         // As llama.cpp's vectorized quantizer: multiply by 127/amax and round half to even.
         let d = amax / 127
         let inverse: Float = amax != 0 ? 127 / amax : 0
-        var total: Int32 = 0
-        for i in 0..<32 {
-            let q = Int32((x[i] * inverse).rounded(.toNearestOrEven))
-            total += q
-            values[laneOrderIndex(i)] = q
-        }
+        let qLow = roundedToIntegers(low * inverse), qHigh = roundedToIntegers(high * inverse)
+        let out = UnsafeMutableRawPointer(values)
+        out.storeBytes(of: laneOrdered(qLow), as: SIMD16<Int32>.self)
+        out.storeBytes(of: laneOrdered(qHigh), toByteOffset: 64, as: SIMD16<Int32>.self)
+        let lowSum = qLow.wrappedSum(), highSum = qHigh.wrappedSum()
         scale = Float(Float16(d))
-        sum = Float(Float16(d * Float(total)))
+        sum = Float(Float16(d * Float(lowSum &+ highSum)))
+        return (lowSum, highSum)
+    }
+
+    /// `|v|` lane by lane (clearing the sign bits).
+    @inline(__always)
+    static func magnitudes(_ v: SIMD16<Float>) -> SIMD16<Float> {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD16<UInt32>.self) & 0x7FFF_FFFF, to: SIMD16<Float>.self)
+    }
+
+    /// Lanes (each of magnitude at most 2^22) rounded to the nearest integer, ties to even.
+    ///
+    /// Adding 1.5·2^23 makes the float unit round the fraction away (to nearest, ties to even,
+    /// the default rounding); the integer is then the low bits of the sum. A generic
+    /// float-to-integer vector conversion would be a library call.
+    @inline(__always)
+    static func roundedToIntegers(_ v: SIMD16<Float>) -> SIMD16<Int32> {
+        unsafeBitCast(v + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000
+    }
+
+    /// Elements `0..<16` in lane order: position `4k + j` holds element `4j + k`.
+    @inline(__always)
+    static func laneOrdered(_ q: SIMD16<Int32>) -> SIMD16<Int32> {
+        SIMD16(q[0], q[4], q[8], q[12], q[1], q[5], q[9], q[13], q[2], q[6], q[10], q[14], q[3], q[7], q[11], q[15])
     }
 
     /// Quantizes 256 floats with one scale `max|x| / 127` (round half to even), stores them in
@@ -165,18 +198,23 @@ public final class Q8Activations {
         _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int16>, scale: inout Float,
         sums: UnsafeMutablePointer<Int32>
     ) {
-        var amax: Float = 0
-        for i in 0..<256 { amax = max(amax, abs(x[i])) }
-        let inverse: Float = amax != 0 ? 127 / amax : 0
-        scale = amax / 127
+        let raw = UnsafeRawPointer(x)
+        var amax = SIMD16<Float>()
+        for k in 0..<16 { amax = pointwiseMax(amax, magnitudes(raw.loadUnaligned(fromByteOffset: 64 * k, as: SIMD16<Float>.self))) }
+        let largest = amax.max()
+        let inverse: Float = largest != 0 ? 127 / largest : 0
+        scale = largest / 127
         for s in 0..<16 {
-            var total: Int32 = 0
-            for i in (16 * s)..<(16 * s + 16) {
-                let q = Int16((x[i] * inverse).rounded(.toNearestOrEven))
-                total += Int32(q)
-                values[superBlockPosition(i)] = q
+            let q = roundedToIntegers(raw.loadUnaligned(fromByteOffset: 64 * s, as: SIMD16<Float>.self) * inverse)
+            sums[subBlockLane(s)] = q.wrappedSum()
+            // Sub-block s = 8h + 2j + f: its even and odd elements go to the two 32-value
+            // halves of plane j, at lanes 8g…8g+7 (g = 2h + f); see superBlockPosition(_:).
+            let j = (s >> 1) & 3, g = 2 * (s >> 3) + (s & 1)
+            let base = values + 64 * j + 8 * g
+            for k in 0..<8 {
+                base[k] = Int16(truncatingIfNeeded: q[2 * k])
+                base[32 + k] = Int16(truncatingIfNeeded: q[2 * k + 1])
             }
-            sums[subBlockLane(s)] = total
         }
     }
 
