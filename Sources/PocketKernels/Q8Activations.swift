@@ -24,6 +24,10 @@ public final class Q8Activations {
     /// whose sub-blocks of 16 each have their own offset). Within each group of 16 (one
     /// 256-value super-block) they are in lane order too: see ``halfSumIndex(_:)``.
     public private(set) var halfSums: UnsafeMutablePointer<Float>
+    /// The same quantized values as ``values``, as Int16 in *pair order* within each block of
+    /// 32 (see ``pairOrderIndex(_:)``): 16-bit products of adjacent lanes belong to the same
+    /// group of four weights, which the 32-weight kernels need to keep llama.cpp's sums.
+    public private(set) var pairValues: UnsafeMutablePointer<Int16>
     /// Quantized values in *super-block order* (Int16), `tokens × columns`; only when
     /// `columns` is a multiple of 256 (see ``superBlockPosition(_:)``). The k-quant kernels
     /// multiply these with 16-bit products, two weights per 32-bit lane.
@@ -47,6 +51,7 @@ public final class Q8Activations {
         scales = .allocate(capacity: 0)
         sums = .allocate(capacity: 0)
         halfSums = .allocate(capacity: 0)
+        pairValues = .allocate(capacity: 0)
         superValues = .allocate(capacity: 0)
         superScales = .allocate(capacity: 0)
         subBlockSums = .allocate(capacity: 0)
@@ -57,6 +62,7 @@ public final class Q8Activations {
         scales.deallocate()
         sums.deallocate()
         halfSums.deallocate()
+        pairValues.deallocate()
         superValues.deallocate()
         superScales.deallocate()
         subBlockSums.deallocate()
@@ -85,7 +91,8 @@ public final class Q8Activations {
     private func quantizeToken(_ t: Int, _ x: UnsafePointer<Float>) {
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
-            let (low, high) = Self.quantizeBlock(x + b * 32, values: values + b * 32, scale: &scales[b], sum: &sums[b])
+            let (low, high) = Self.quantizeBlock(
+                x + b * 32, values: values + b * 32, pairValues: pairValues + b * 32, scale: &scales[b], sum: &sums[b])
             // Lane order keeps each half block in its own 16 lanes.
             let group = (2 * b) & ~15
             halfSums[group + Self.halfSumIndex((2 * b) & 15)] = scales[b] * Float(low)
@@ -115,6 +122,11 @@ public final class Q8Activations {
         UnsafePointer(subBlockSums + t * columns / 16)
     }
 
+    /// Pair-ordered values of token `t`.
+    @inline(__always) public func pairValues(token t: Int) -> UnsafePointer<Int16> {
+        UnsafePointer(pairValues + t * columns)
+    }
+
     /// Lane-ordered values of token `t`.
     @inline(__always) public func values(token t: Int) -> UnsafePointer<Int32> {
         UnsafePointer(values + t * columns)
@@ -140,6 +152,7 @@ public final class Q8Activations {
         sums = .allocate(capacity: count / Self.blockSize)
         // Rounded up to whole groups of 16: the lane-order permutation stays inside its group.
         halfSums = .allocate(capacity: (count / 16 + 15) & ~15)
+        pairValues = .allocate(capacity: count)
         superValues = .allocate(capacity: count)
         superScales = .allocate(capacity: count / Self.superBlockSize + 1)
         subBlockSums = .allocate(capacity: count / 16)
@@ -149,7 +162,7 @@ public final class Q8Activations {
     /// Quantizes one block of 32 floats; returns the integer sums of its two halves.
     @inline(__always)
     static func quantizeBlock(
-        _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int32>,
+        _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int32>, pairValues: UnsafeMutablePointer<Int16>,
         scale: inout Float, sum: inout Float
     ) -> (Int32, Int32) {
         let raw = UnsafeRawPointer(x)
@@ -163,6 +176,10 @@ public final class Q8Activations {
         let out = UnsafeMutableRawPointer(values)
         out.storeBytes(of: laneOrdered(qLow), as: SIMD16<Int32>.self)
         out.storeBytes(of: laneOrdered(qHigh), toByteOffset: 64, as: SIMD16<Int32>.self)
+        for i in 0..<16 {
+            pairValues[pairOrderIndex(i)] = Int16(truncatingIfNeeded: qLow[i])
+            pairValues[pairOrderIndex(16 + i)] = Int16(truncatingIfNeeded: qHigh[i])
+        }
         let lowSum = qLow.wrappedSum(), highSum = qHigh.wrappedSum()
         scale = Float(Float16(d))
         sum = Float(Float16(d * Float(lowSum &+ highSum)))
@@ -245,6 +262,20 @@ public final class Q8Activations {
     /// per-sub-block bytes of a super-block from four 32-bit lanes.
     @inline(__always) public static func halfSumIndex(_ s: Int) -> Int {
         4 * (s & 3) + (s >> 2)
+    }
+
+    /// Where element `i` (0..<32) of a block is stored in pair order.
+    ///
+    /// The 32-weight kernels repeat a block's 16 bytes of nibbles over sixteen 32-bit lanes
+    /// and shift lane group `k` by `4k`: the low 16 bits of lane `4k + m` then hold nibble
+    /// `k % 2` of byte `4m + k/2`, the high 16 bits the same nibble of byte `4m + k/2 + 2`.
+    /// A nibble's weight is its byte index, plus 16 for the high nibble, so 16-bit lane
+    /// `2(4k + m) + e` holds weight `4m + k/2 + 2e + 16(k % 2)`: both halves of a 32-bit lane
+    /// fall in the same group of four `4m…4m+3` (or `16+4m…`).
+    @inline(__always) public static func pairOrderIndex(_ i: Int) -> Int {
+        let high = i >> 4, m = (i & 15) >> 2, t = i & 3
+        let k = 2 * (t & 1) + high, e = t >> 1
+        return 2 * (4 * k + m) + e
     }
 
     /// Where element `i` (0..<32) of a block is stored in lane order.

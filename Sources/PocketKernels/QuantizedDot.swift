@@ -39,6 +39,8 @@ public struct Q8Vector {
     public let sums: UnsafePointer<Float>
     /// Per-half-block (16 values) `d × Σq`.
     public let halfSums: UnsafePointer<Float>
+    /// The same values as Int16 in pair order (``Q8Activations/pairOrderIndex(_:)``).
+    public let pairValues: UnsafePointer<Int16>
     /// Values in super-block order (k-quants; only when the length is a multiple of 256).
     public let superValues: UnsafePointer<Int16>
     /// Per-256 scales of ``superValues``.
@@ -52,7 +54,7 @@ extension Q8Activations {
     @inline(__always) public func vector(token t: Int) -> Q8Vector {
         Q8Vector(
             values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t),
-            superValues: superValues(token: t), superScales: superScales(token: t), subBlockSums: subBlockSums(token: t))
+            pairValues: pairValues(token: t), superValues: superValues(token: t), superScales: superScales(token: t), subBlockSums: subBlockSums(token: t))
     }
 }
 

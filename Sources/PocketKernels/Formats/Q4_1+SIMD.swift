@@ -2,13 +2,14 @@
 //
 // Per block: Σ (d·q_i + m) · (d_x·x_i) = d·d_x·Σ q_i·x_i + m·(d_x·Σ x_i).
 // The 16 bytes of nibbles are loaded as four 32-bit lanes and repeated four times over sixteen;
-// shifting lane group k by 8k (and 8k+4) puts weight 4j+k (and 16+4j+k) of the block in lane
-// 4k+j, which is exactly the activations' lane order.
+// shifting lane group k by 4k and masking four bits in each 16-bit half gives all 32 weights as
+// 16-bit lanes, in the order of the activations' pairValues (Q8Activations.pairOrderIndex), so
+// one 16-bit multiply covers the block and adjacent products share a group of four weights.
 
 extension Q4_1: QuantizedDotFormat {
-    /// Per-lane shifts that spread the block's four 32-bit lanes of nibbles over sixteen lanes:
-    /// lane `4k + j` gets byte `k` of lane `j`, i.e. weight `4j + k` (the activations' lane order).
-    @usableFromInline static let nibbleShifts = SIMD16<UInt32>(0, 0, 0, 0, 8, 8, 8, 8, 16, 16, 16, 16, 24, 24, 24, 24)
+    /// Per-lane shifts: lane group `k` of the repeated nibble bytes is shifted by `4k`, which
+    /// brings each nibble to the bottom of a 16-bit half in the activations' pair order.
+    @usableFromInline static let nibbleShifts = SIMD16<UInt32>(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12)
 
     @inline(__always)
     public static func dot(
@@ -18,24 +19,21 @@ extension Q4_1: QuantizedDotFormat {
         // Eight float lanes, lane j holding the products of weights 4j…4j+3 (and 16+4j…) of
         // every block, accumulated with fused multiply-adds across blocks, then summed pairwise:
         // the order llama.cpp's x86 kernel uses, so results agree with its reference outputs bit
-        // for bit. The integer sums behind each lane are exact, so computing them sixteen lanes
-        // at a time does not change any rounding.
+        // for bit. The integer sums behind each lane are exact, so computing them with 16-bit
+        // products in any lane arrangement does not change any rounding.
         var lanes = SIMD8<Float>()
         var offsets: Float = 0
         var block = row
-        var x = UnsafeRawPointer(activations.values)
+        var x = UnsafeRawPointer(activations.pairValues)
         let shifts = nibbleShifts
         for b in 0..<blocks {
-            let q = repeated(block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)) &>> shifts
-            let products = fourSums(
-                (q & 0xF) &* x.loadUnaligned(as: SIMD16<UInt32>.self),
-                ((q &>> 4) & 0xF) &* x.loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self))
+            let products = groupSums(nibbles(block, shifts) &* x.loadUnaligned(as: SIMD32<Int16>.self))
             let d = Float(block.loadUnaligned(as: Float16.self))
             let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
             lanes.addProduct(SIMD8<Float>(repeating: d * scales[b]), products)
             offsets = offsets.addingProduct(m, sums[b])
             block += 20
-            x += 128
+            x += 64
         }
         return lanes.pairwiseSum() + offsets
     }
@@ -48,17 +46,15 @@ extension Q4_1: QuantizedDotFormat {
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
         var l0 = SIMD8<Float>(), l1 = SIMD8<Float>(), l2 = SIMD8<Float>(), l3 = SIMD8<Float>()
         var o0: Float = 0, o1: Float = 0, o2: Float = 0, o3: Float = 0
-        let v0 = UnsafeRawPointer(x.0.values), v1 = UnsafeRawPointer(x.1.values)
-        let v2 = UnsafeRawPointer(x.2.values), v3 = UnsafeRawPointer(x.3.values)
+        let v0 = UnsafeRawPointer(x.0.pairValues), v1 = UnsafeRawPointer(x.1.pairValues)
+        let v2 = UnsafeRawPointer(x.2.pairValues), v3 = UnsafeRawPointer(x.3.pairValues)
         let shifts = nibbleShifts
         var block = row
         for b in 0..<blocks {
-            let q = repeated(block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)) &>> shifts
-            let low = q & 0xF, high = (q &>> 4) & 0xF
-            let base = 128 * b
+            let q = nibbles(block, shifts)
+            let base = 64 * b
             @inline(__always) func products(_ v: UnsafeRawPointer) -> SIMD8<Float> {
-                fourSums(low &* v.loadUnaligned(fromByteOffset: base, as: SIMD16<UInt32>.self),
-                         high &* v.loadUnaligned(fromByteOffset: base + 64, as: SIMD16<UInt32>.self))
+                groupSums(q &* v.loadUnaligned(fromByteOffset: base, as: SIMD32<Int16>.self))
             }
             let d = Float(block.loadUnaligned(as: Float16.self))
             let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
@@ -75,20 +71,22 @@ extension Q4_1: QuantizedDotFormat {
         return SIMD4(l0.pairwiseSum() + o0, l1.pairwiseSum() + o1, l2.pairwiseSum() + o2, l3.pairwiseSum() + o3)
     }
 
-    /// Four 32-bit lanes repeated over sixteen.
+    /// The block's 32 nibbles as 16-bit lanes in the activations' pair order.
     @inline(__always)
-    static func repeated(_ lanes: SIMD4<UInt32>) -> SIMD16<UInt32> {
-        let eight = SIMD8(lowHalf: lanes, highHalf: lanes)
-        return SIMD16(lowHalf: eight, highHalf: eight)
+    static func nibbles(_ block: UnsafeRawPointer, _ shifts: SIMD16<UInt32>) -> SIMD32<Int16> {
+        let bytes = block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)
+        let eight = SIMD8(lowHalf: bytes, highHalf: bytes)
+        return unsafeBitCast((SIMD16(lowHalf: eight, highHalf: eight) &>> shifts) & 0x000F_000F, to: SIMD32<Int16>.self)
     }
 
-    /// Lane `j` of the result: the sum of lanes `j, 4+j, 8+j, 12+j` of `low` (products of weights
-    /// `4j…4j+3`), lane `4+j` the same of `high`; as exact floats (sums below 2^22).
+    /// Lane `j` of the result: the sum of the four products of weights `4j…4j+3` (lane `4 + j`:
+    /// weights `16+4j…`), from 32 pair-ordered 16-bit products (each below 2^11), as exact floats.
     @inline(__always)
-    static func fourSums(_ low: SIMD16<UInt32>, _ high: SIMD16<UInt32>) -> SIMD8<Float> {
-        let eight = SIMD16(lowHalf: low.lowHalf &+ low.highHalf, highHalf: high.lowHalf &+ high.highHalf)
-        let sums = SIMD8(lowHalf: eight.lowHalf.lowHalf &+ eight.lowHalf.highHalf,
-                         highHalf: eight.highHalf.lowHalf &+ eight.highHalf.highHalf)
+    static func groupSums(_ products: SIMD32<Int16>) -> SIMD8<Float> {
+        // Pairs into 32-bit lanes (see Q2_K.pairSums), then lane L plus lane L + 8.
+        let u = unsafeBitCast(products, to: SIMD16<Int32>.self)
+        let pairs = (u &+ (u &<< 16)) &>> 16
+        let sums = pairs.lowHalf &+ pairs.highHalf
         return unsafeBitCast(sums &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
     }
 
