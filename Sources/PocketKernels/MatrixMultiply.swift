@@ -37,22 +37,25 @@ public enum MatrixMultiply {
         scratch.quantize(x, tokens: tokens, columns: w.columns, pool: pool)
         let blocks = w.columns / Q8Activations.blockSize
         let rows = w.rows
+        // The vectors' pointers are read once here: reading them from the class inside the
+        // loop would cost a dynamic exclusivity check per row.
+        let vectors = (0..<tokens).map(scratch.vector(token:))
         pool.parallelFor(rows) { range in
-            for r in range {
-                let row = w.row(r)
-                var t = 0
-                // Four tokens at a time: kernels that can unpack a row once for several
-                // activation vectors do so (``QuantizedDotFormat/dot4(row:_:blocks:)``).
-                while t + 4 <= tokens {
-                    let four = F.dot4(
-                        row: row, (scratch.vector(token: t), scratch.vector(token: t + 1),
-                                   scratch.vector(token: t + 2), scratch.vector(token: t + 3)), blocks: blocks)
-                    for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
-                    t += 4
-                }
-                while t < tokens {
-                    y[t * rows + r] = F.dot(row: row, scratch.vector(token: t), blocks: blocks)
-                    t += 1
+            vectors.withUnsafeBufferPointer { v in
+                for r in range {
+                    let row = w.row(r)
+                    var t = 0
+                    // Four tokens at a time: kernels that can unpack a row once for several
+                    // activation vectors do so (``QuantizedDotFormat/dot4(row:_:blocks:)``).
+                    while t + 4 <= tokens {
+                        let four = F.dot4(row: row, (v[t], v[t + 1], v[t + 2], v[t + 3]), blocks: blocks)
+                        for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
+                        t += 4
+                    }
+                    while t < tokens {
+                        y[t * rows + r] = F.dot(row: row, v[t], blocks: blocks)
+                        t += 1
+                    }
                 }
             }
         }

@@ -89,6 +89,11 @@ public final class Q8Activations {
 
     /// Quantizes vector `t` into every layout.
     private func quantizeToken(_ t: Int, _ x: UnsafePointer<Float>) {
+        // Pointers copied out of the class once: each read of a stored property would be a
+        // dynamic exclusivity check.
+        let values = values, pairValues = pairValues, scales = scales, sums = sums, halfSums = halfSums
+        let superValues = superValues, superScales = superScales, subBlockSums = subBlockSums
+        let columns = columns
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
             let (low, high) = Self.quantizeBlock(
