@@ -40,26 +40,38 @@ public enum MatrixMultiply {
         // The vectors' pointers are read once here: reading them from the class inside the
         // loop would cost a dynamic exclusivity check per row.
         let vectors = (0..<tokens).map(scratch.vector(token:))
+        // Rows in tiles: each group of four activation vectors is used for a whole tile of
+        // rows while it is in the nearest cache, instead of streaming every vector of the batch
+        // from further out once per row.
+        let tileRows = max(1, Self.tileBytes / w.rowBytes)
         pool.parallelFor(rows) { range in
             vectors.withUnsafeBufferPointer { v in
-                for r in range {
-                    let row = w.row(r)
+                var tileStart = range.lowerBound
+                while tileStart < range.upperBound {
+                    let tile = tileStart..<min(tileStart + tileRows, range.upperBound)
                     var t = 0
                     // Four tokens at a time: kernels that can unpack a row once for several
                     // activation vectors do so (``QuantizedDotFormat/dot4(row:_:blocks:)``).
                     while t + 4 <= tokens {
-                        let four = F.dot4(row: row, (v[t], v[t + 1], v[t + 2], v[t + 3]), blocks: blocks)
-                        for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
+                        for r in tile {
+                            let four = F.dot4(row: w.row(r), (v[t], v[t + 1], v[t + 2], v[t + 3]), blocks: blocks)
+                            for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
+                        }
                         t += 4
                     }
                     while t < tokens {
-                        y[t * rows + r] = F.dot(row: row, v[t], blocks: blocks)
+                        for r in tile { y[t * rows + r] = F.dot(row: w.row(r), v[t], blocks: blocks) }
                         t += 1
                     }
+                    tileStart = tile.upperBound
                 }
             }
         }
     }
+
+    /// Weight bytes per tile of rows in the quantized products: small enough to stay in the
+    /// first-level cache next to four activation vectors.
+    static let tileBytes = 16 * 1024
 
     private static func float(
         _ w: WeightMatrix, _ x: UnsafePointer<Float>, _ tokens: Int,
