@@ -273,6 +273,10 @@ public final class Transformer: @unchecked Sendable {
                             } else {
                                 VectorMath.scale(single + g * hd, by: rescale, count: hd)
                             }
+                        } else if score - maxima[g] < -104 {
+                            // expf is exactly +0 below about -103.97 (its slow underflow path
+                            // would say so): the value adds nothing.
+                            continue
                         } else {
                             weight = expf(score - maxima[g])
                         }
