@@ -181,14 +181,23 @@ public final class Q8Activations {
         let out = UnsafeMutableRawPointer(values)
         out.storeBytes(of: laneOrdered(qLow), as: SIMD16<Int32>.self)
         out.storeBytes(of: laneOrdered(qHigh), toByteOffset: 64, as: SIMD16<Int32>.self)
-        for i in 0..<16 {
-            pairValues[pairOrderIndex(i)] = Int16(truncatingIfNeeded: qLow[i])
-            pairValues[pairOrderIndex(16 + i)] = Int16(truncatingIfNeeded: qHigh[i])
-        }
+        UnsafeMutableRawPointer(pairValues).storeBytes(of: pairOrdered(qLow, qHigh), as: SIMD16<Int32>.self)
         let lowSum = qLow.wrappedSum(), highSum = qHigh.wrappedSum()
         scale = Float(Float16(d))
         sum = Float(Float16(d * Float(lowSum &+ highSum)))
         return (lowSum, highSum)
+    }
+
+    /// Elements `0..<32` (`low`: 0..<16, `high`: 16..<32) as 16-bit values in pair order,
+    /// two per 32-bit lane: lane `4k + m` holds element `a = 4m + k/2 + 16(k % 2)` in its low
+    /// half and `a + 2` in its high half (see ``pairOrderIndex(_:)``).
+    @inline(__always)
+    static func pairOrdered(_ low: SIMD16<Int32>, _ high: SIMD16<Int32>) -> SIMD16<Int32> {
+        let first = SIMD16(low[0], low[4], low[8], low[12], high[0], high[4], high[8], high[12],
+                           low[1], low[5], low[9], low[13], high[1], high[5], high[9], high[13])
+        let second = SIMD16(low[2], low[6], low[10], low[14], high[2], high[6], high[10], high[14],
+                            low[3], low[7], low[11], low[15], high[3], high[7], high[11], high[15])
+        return (first & 0xFFFF) | (second &<< 16)
     }
 
     /// `|v|` lane by lane (clearing the sign bits).
