@@ -70,7 +70,7 @@ public final class Transformer: @unchecked Sendable {
         rope = RotaryEmbedding(
             dimensions: configuration.ropeDimensionCount, base: configuration.ropeFrequencyBase,
             style: (Architecture(rawValue: configuration.architecture) ?? .llama).ropeStyle, positions: capacity)
-        state = RunState(configuration, batch: self.batchSize, threads: pool.threadCount)
+        state = RunState(configuration, batch: self.batchSize, threads: pool.threadCount, contextLength: capacity)
     }
 
     /// Opens and loads the GGUF model at `url` (memory-mapped).
@@ -223,17 +223,11 @@ public final class Transformer: @unchecked Sendable {
     }
 
     /// Causal multi-head attention of the batch's queries over the cache: for each token `t`
-    /// and head `h`, `out = Σ_j softmax_j(q·k_j / √d) · v_j` over positions `0…position+t`.
-    /// Query heads share key/value heads in groups (grouped-query attention).
-    ///
-    /// The softmax is computed online in one pass over the keys (flash-attention style): a
-    /// running maximum, a running sum, and a value accumulator rescaled whenever the maximum
-    /// grows. Queries are rounded to half precision to meet the half-precision keys. How the
-    /// value accumulator rounds follows llama.cpp, whose outputs are the reference: for a
-    /// prompt (`halfPrecision`) it is kept in half precision (llama.cpp's layer-by-layer trace
-    /// of a two-token prompt agrees with this to every printed digit), for single-token
-    /// decoding in single precision with a final division (its greedy completions agree
-    /// better with this than with a half-precision accumulator).
+    /// and head `h`, `out = Σ_j softmax_j(q·k_j / √d) · v_j` over positions `0…position+t`
+    /// (``Attention/attend(queries:group:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``).
+    /// Query heads share key/value heads in groups (grouped-query attention). Queries are
+    /// rounded to half precision to meet the half-precision keys; prompts keep llama.cpp's
+    /// half-precision value accumulator (`halfPrecision`), single-token decoding single precision.
     private func attention(layer l: Int, tokens n: Int, halfPrecision: Bool) {
         let c = configuration, s = state, cache = cache
         let kvHeads = c.keyValueHeadCount, hd = c.headDimension, q = c.queryLength
@@ -241,11 +235,12 @@ public final class Transformer: @unchecked Sendable {
         let scale = 1 / Float(hd).squareRoot()
         let start = position
         let threads = pool.threadCount
+        let keys = cache.keys(layer: l, position: 0), values = cache.values(layer: l, position: 0)
+        let rowStride = cache.rowLength
         pool.run { worker in
-            // Per query head of the group: running maximum, running sum, value accumulator.
-            let maxima = s.softmaxState + worker * 2 * group, sums = maxima + group
-            let half = s.halfAccumulators + worker * group * hd
-            let single = s.accumulators + worker * group * hd
+            let scratch = Attention.Scratch(
+                rescales: s.softmaxSteps + worker * 2 * s.contextLength,
+                weights: s.softmaxSteps + (worker * 2 + 1) * s.contextLength)
             // Work items are (token, key/value head) pairs, interleaved across workers so the
             // longer rows of later tokens are shared out. The query heads of a group are
             // processed together, so each key and value row is read once for all of them.
@@ -254,49 +249,11 @@ public final class Transformer: @unchecked Sendable {
                 let t = item / kvHeads, kvHead = item % kvHeads
                 let queries = s.q + t * q + kvHead * group * hd
                 for d in 0..<(group * hd) { queries[d] = Float(Float16(queries[d])) }
-                half.update(repeating: 0, count: group * hd)
-                single.update(repeating: 0, count: group * hd)
-                maxima.update(repeating: -.infinity, count: group)
-                sums.update(repeating: 0, count: group)
-                let offset = kvHead * hd
-                for j in 0...(start + t) {
-                    let keys = cache.keys(layer: l, position: j) + offset
-                    let values = cache.values(layer: l, position: j) + offset
-                    for g in 0..<group {
-                        let score = VectorMath.dot(queries + g * hd, keys, count: hd) * scale
-                        var rescale: Float = 1, weight: Float = 1
-                        if score > maxima[g] {
-                            rescale = expf(maxima[g] - score)
-                            maxima[g] = score
-                            if halfPrecision {
-                                VectorMath.scale(half + g * hd, by: rescale, count: hd)
-                            } else {
-                                VectorMath.scale(single + g * hd, by: rescale, count: hd)
-                            }
-                        } else if score - maxima[g] < -104 {
-                            // expf is exactly +0 below about -103.97 (its slow underflow path
-                            // would say so): the value adds nothing.
-                            continue
-                        } else {
-                            weight = expf(score - maxima[g])
-                        }
-                        if halfPrecision {
-                            VectorMath.addScaled(values, scale: weight, to: half + g * hd, count: hd)
-                        } else {
-                            VectorMath.addScaled(values, scale: weight, to: single + g * hd, count: hd)
-                        }
-                        sums[g] = sums[g] * rescale + weight
-                    }
-                }
-                let out = s.attention + t * q + kvHead * group * hd
-                for g in 0..<group {
-                    if halfPrecision {
-                        let inverse = 1 / sums[g]
-                        for d in 0..<hd { out[g * hd + d] = Float(half[g * hd + d]) * inverse }
-                    } else {
-                        for d in 0..<hd { out[g * hd + d] = single[g * hd + d] / sums[g] }
-                    }
-                }
+                Attention.attend(
+                    queries: queries, group: group, headDimension: hd,
+                    keys: keys + kvHead * hd, values: values + kvHead * hd, rowStride: rowStride,
+                    length: start + t + 1, scale: scale, halfPrecision: halfPrecision, scratch: scratch,
+                    into: s.attention + t * q + kvHead * group * hd)
                 item += threads
             }
         }
@@ -322,12 +279,13 @@ public final class Transformer: @unchecked Sendable {
 /// Scratch buffers of one forward pass, sized for a batch; allocated once per model.
 final class RunState: @unchecked Sendable {
     let x, xb, q, k, v, attention, hidden, hidden2, logits: UnsafeMutablePointer<Float>
-    let halfAccumulators: UnsafeMutablePointer<Float16>
-    let accumulators, softmaxState: UnsafeMutablePointer<Float>
+    /// Per worker: the rescale factors and weights of the online softmax, one per position.
+    let softmaxSteps: UnsafeMutablePointer<Float>
+    let contextLength: Int
     let activations = Q8Activations()
     private let all: [UnsafeMutablePointer<Float>]
 
-    init(_ c: ModelConfiguration, batch: Int, threads: Int) {
+    init(_ c: ModelConfiguration, batch: Int, threads: Int, contextLength: Int) {
         func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
             let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
             p.initialize(repeating: 0, count: count)
@@ -341,17 +299,13 @@ final class RunState: @unchecked Sendable {
         attention = buffer(batch * c.queryLength)                  // (batch, heads · headDim)
         hidden = buffer(batch * c.feedForwardLength)               // (batch, ffn)
         hidden2 = buffer(batch * c.feedForwardLength)
-        halfAccumulators = .allocate(capacity: threads * c.queryLength)  // (threads, group · headDim)
-        accumulators = .allocate(capacity: threads * c.queryLength)      // (threads, group · headDim)
-        softmaxState = .allocate(capacity: threads * 2 * c.headCount)    // (threads, 2, group)
+        self.contextLength = contextLength
+        softmaxSteps = buffer(threads * 2 * contextLength)              // (threads, 2, context)
         logits = buffer(batch * c.vocabularySize)                  // (batch, vocab)
-        all = [x, xb, q, k, v, attention, hidden, hidden2, logits]
+        all = [x, xb, q, k, v, attention, hidden, hidden2, logits, softmaxSteps]
     }
 
     deinit {
         for p in all { p.deallocate() }
-        halfAccumulators.deallocate()
-        accumulators.deallocate()
-        softmaxState.deallocate()
     }
 }
