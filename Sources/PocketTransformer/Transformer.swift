@@ -241,19 +241,19 @@ public final class Transformer: @unchecked Sendable {
             let scratch = Attention.Scratch(
                 rescales: s.softmaxSteps + worker * 2 * s.contextLength,
                 weights: s.softmaxSteps + (worker * 2 + 1) * s.contextLength)
-            // Work items are (token, key/value head) pairs, interleaved across workers so the
-            // longer rows of later tokens are shared out. The query heads of a group are
-            // processed together, so each key and value row is read once for all of them.
+            // Work items are (token, query head) pairs, interleaved across workers so the
+            // longer rows of later tokens are shared out (and a single decoded token still has
+            // a head for every worker).
             var item = worker
-            while item < n * kvHeads {
-                let t = item / kvHeads, kvHead = item % kvHeads
-                let queries = s.q + t * q + kvHead * group * hd
-                for d in 0..<(group * hd) { queries[d] = Float(Float16(queries[d])) }
+            while item < n * c.headCount {
+                let t = item / c.headCount, head = item % c.headCount, kvHead = head / group
+                let query = s.q + t * q + head * hd
+                for d in 0..<hd { query[d] = Float(Float16(query[d])) }
                 Attention.attend(
-                    queries: queries, group: group, headDimension: hd,
+                    queries: query, group: 1, headDimension: hd,
                     keys: keys + kvHead * hd, values: values + kvHead * hd, rowStride: rowStride,
                     length: start + t + 1, scale: scale, halfPrecision: halfPrecision, scratch: scratch,
-                    into: s.attention + t * q + kvHead * group * hd)
+                    into: s.attention + t * q + head * hd)
                 item += threads
             }
         }
