@@ -39,6 +39,9 @@ public final class Q8Activations {
     /// Integer sums of each 16 values of ``superValues``, `tokens × columns/16`, in the order of
     /// ``subBlockLane(_:)`` within each super-block.
     public private(set) var subBlockSums: UnsafeMutablePointer<Int32>
+    /// ``subBlockSums`` times their super-block's scale, as floats (the mins' term of the
+    /// k-quant prefill kernels).
+    public private(set) var scaledSubBlockSums: UnsafeMutablePointer<Float>
     /// Number of vectors currently held.
     public private(set) var tokens = 0
     /// Length of each vector (a multiple of 32).
@@ -55,6 +58,7 @@ public final class Q8Activations {
         superValues = .allocate(capacity: 0)
         superScales = .allocate(capacity: 0)
         subBlockSums = .allocate(capacity: 0)
+        scaledSubBlockSums = .allocate(capacity: 0)
     }
 
     deinit {
@@ -66,6 +70,7 @@ public final class Q8Activations {
         superValues.deallocate()
         superScales.deallocate()
         subBlockSums.deallocate()
+        scaledSubBlockSums.deallocate()
     }
 
     /// Quantizes `tokens` vectors of `columns` floats stored one after another at `x`.
@@ -93,6 +98,7 @@ public final class Q8Activations {
         // dynamic exclusivity check.
         let values = values, pairValues = pairValues, scales = scales, sums = sums, halfSums = halfSums
         let superValues = superValues, superScales = superScales, subBlockSums = subBlockSums
+        let scaledSubBlockSums = scaledSubBlockSums
         let columns = columns
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
@@ -108,6 +114,7 @@ public final class Q8Activations {
         for s in (t * perToken)..<((t + 1) * perToken) {
             Self.quantizeSuperBlock(
                 x + s * 256, values: superValues + s * 256, scale: &superScales[s], sums: subBlockSums + s * 16)
+            for k in 0..<16 { scaledSubBlockSums[s * 16 + k] = superScales[s] * Float(subBlockSums[s * 16 + k]) }
         }
     }
 
@@ -121,6 +128,10 @@ public final class Q8Activations {
     /// Super-block scales of token `t`.
     @inline(__always) public func superScales(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(superScales + t * columns / Self.superBlockSize)
+    }
+    /// Scaled sub-block sums of token `t`.
+    @inline(__always) public func scaledSubBlockSums(token t: Int) -> UnsafePointer<Float> {
+        UnsafePointer(scaledSubBlockSums + t * columns / 16)
     }
     /// Sub-block sums of token `t`.
     @inline(__always) public func subBlockSums(token t: Int) -> UnsafePointer<Int32> {
@@ -161,6 +172,7 @@ public final class Q8Activations {
         superValues = .allocate(capacity: count)
         superScales = .allocate(capacity: count / Self.superBlockSize + 1)
         subBlockSums = .allocate(capacity: count / 16)
+        scaledSubBlockSums = .allocate(capacity: count / 16)
         capacity = count
     }
 

@@ -54,8 +54,8 @@ extension Q2_K: QuantizedDotFormat {
         var sum0 = SIMD16<Float>(), sum1 = SIMD16<Float>(), sum2 = SIMD16<Float>(), sum3 = SIMD16<Float>()
         let v0 = UnsafeRawPointer(x.0.superValues), v1 = UnsafeRawPointer(x.1.superValues)
         let v2 = UnsafeRawPointer(x.2.superValues), v3 = UnsafeRawPointer(x.3.superValues)
-        let s0 = UnsafeRawPointer(x.0.subBlockSums), s1 = UnsafeRawPointer(x.1.subBlockSums)
-        let s2 = UnsafeRawPointer(x.2.subBlockSums), s3 = UnsafeRawPointer(x.3.subBlockSums)
+        let s0 = UnsafeRawPointer(x.0.scaledSubBlockSums), s1 = UnsafeRawPointer(x.1.scaledSubBlockSums)
+        let s2 = UnsafeRawPointer(x.2.scaledSubBlockSums), s3 = UnsafeRawPointer(x.3.scaledSubBlockSums)
         let shifts = scaleShifts
         var block = row
         for sb in 0..<(blocks / 8) {
@@ -75,19 +75,20 @@ extension Q2_K: QuantizedDotFormat {
                     &+ pairSums(e2 &* load(4) &+ o2 &* load(5)) &* c2
                     &+ pairSums(e3 &* load(6) &+ o3 &* load(7)) &* c3
             }
-            @inline(__always) func offsets(_ s: UnsafeRawPointer) -> SIMD16<Int32> {
-                mins &* s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Int32>.self)
-            }
             let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self))
             let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
+            let offsets = exactFloats(mins) * -dmin
+            @inline(__always) func sums(_ s: UnsafeRawPointer) -> SIMD16<Float> {
+                s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self)
+            }
             sum0.addProduct(exactFloats(products(v0)), SIMD16(repeating: d * x.0.superScales[sb]))
             sum1.addProduct(exactFloats(products(v1)), SIMD16(repeating: d * x.1.superScales[sb]))
             sum2.addProduct(exactFloats(products(v2)), SIMD16(repeating: d * x.2.superScales[sb]))
             sum3.addProduct(exactFloats(products(v3)), SIMD16(repeating: d * x.3.superScales[sb]))
-            sum0.addProduct(exactFloats(offsets(s0)), SIMD16(repeating: -dmin * x.0.superScales[sb]))
-            sum1.addProduct(exactFloats(offsets(s1)), SIMD16(repeating: -dmin * x.1.superScales[sb]))
-            sum2.addProduct(exactFloats(offsets(s2)), SIMD16(repeating: -dmin * x.2.superScales[sb]))
-            sum3.addProduct(exactFloats(offsets(s3)), SIMD16(repeating: -dmin * x.3.superScales[sb]))
+            sum0.addProduct(offsets, sums(s0))
+            sum1.addProduct(offsets, sums(s1))
+            sum2.addProduct(offsets, sums(s2))
+            sum3.addProduct(offsets, sums(s3))
             block += bytesPerBlock
         }
         return SIMD4(sum0.sum(), sum1.sum(), sum2.sum(), sum3.sum())
