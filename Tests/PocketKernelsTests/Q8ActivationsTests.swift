@@ -28,7 +28,9 @@ import Testing
                     sums[i / 16] += Int32(expected)
                 }
                 for s in 0..<16 {
-                    #expect(a.subBlockSums(token: t)[16 * sb + Q8Activations.subBlockLane(s)] == sums[s])
+                    let lane = 16 * sb + Q8Activations.subBlockLane(s)
+                    #expect(a.subBlockSums(token: t)[lane] == sums[s])
+                    #expect(a.scaledSubBlockSums(token: t)[lane] == a.superScales(token: t)[sb] * Float(sums[s]))
                 }
             }
         }
