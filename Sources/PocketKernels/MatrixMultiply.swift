@@ -28,6 +28,7 @@ public enum MatrixMultiply {
         case .q4_0: quantized(Q4_0.self, weights, x, tokens, y, scratch, pool)
         case .q6_K: quantized(Q6_K.self, weights, x, tokens, y, scratch, pool)
         case .q4_K: quantized(Q4_K.self, weights, x, tokens, y, scratch, pool)
+        case .q3_K: quantized(Q3_K.self, weights, x, tokens, y, scratch, pool)
         case .f32: float(weights, x, tokens, y, pool)
         default: dequantizing(weights, x, tokens, y, pool)
         }

@@ -12,6 +12,7 @@ let integerDotFormats: [(type: GGMLType, format: any QuantizedDotFormat.Type, ha
     (.q8_0, Q8_0.self, [0]),
     (.q6_K, Q6_K.self, [208]),
     (.q4_K, Q4_K.self, [0, 2]),
+    (.q3_K, Q3_K.self, [108]),
 ]
 
 func dotFormat(_ type: GGMLType) -> (format: any QuantizedDotFormat.Type, halfOffsets: [Int]) {
@@ -69,8 +70,8 @@ func randomActivations(tokens: Int, columns: Int, seed: UInt64) -> [Float] {
 }
 
 @Suite struct IntegerDotTests {
-    static let kernelTypes: [GGMLType] = [.q4_0, .q6_K, .q4_K]
-    static let dot4Types: [GGMLType] = [.q4_0, .q6_K, .q4_K]
+    static let kernelTypes: [GGMLType] = [.q4_0, .q6_K, .q4_K, .q3_K]
+    static let dot4Types: [GGMLType] = [.q4_0, .q6_K, .q4_K, .q3_K, .q8_0]
 
     /// Row length for a format's tests: several super-blocks (or an odd number of blocks).
     static func columns(_ type: GGMLType) -> Int { type.blockSize == 256 ? 1024 : 352 }
