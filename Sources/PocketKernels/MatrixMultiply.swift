@@ -29,6 +29,9 @@ public enum MatrixMultiply {
         case .q6_K: quantized(Q6_K.self, weights, x, tokens, y, scratch, pool)
         case .q4_K: quantized(Q4_K.self, weights, x, tokens, y, scratch, pool)
         case .q3_K: quantized(Q3_K.self, weights, x, tokens, y, scratch, pool)
+        case .q5_0: quantized(Q5_0.self, weights, x, tokens, y, scratch, pool)
+        case .q5_1: quantized(Q5_1.self, weights, x, tokens, y, scratch, pool)
+        case .q5_K: quantized(Q5_K.self, weights, x, tokens, y, scratch, pool)
         case .f32: float(weights, x, tokens, y, pool)
         default: dequantizing(weights, x, tokens, y, pool)
         }

@@ -2,9 +2,10 @@ import PocketGGUF
 import PocketKernels
 import Testing
 
-// Integer dot kernels (Formats/*+SIMD.swift) of Q4_0, Q6_K, Q4_K, Q3_K and Q8_0's dot4: the SIMD
-// kernels against their scalar references, the references against the bit-exact decoders (which
-// checks the activations' lane order independently of the kernels), and the matrix products.
+// Integer dot kernels (Formats/*+SIMD.swift) of Q4_0, Q5_0, Q5_1, Q3_K, Q4_K, Q5_K, Q6_K and
+// Q8_0's dot4: the SIMD kernels against their scalar references, the references against the
+// bit-exact decoders (which checks the activations' lane order independently of the kernels),
+// and the matrix products.
 
 /// The formats whose kernels these tests cover, with the byte offsets of their fp16 scales.
 let integerDotFormats: [(type: GGMLType, format: any QuantizedDotFormat.Type, halfOffsets: [Int])] = [
@@ -13,6 +14,9 @@ let integerDotFormats: [(type: GGMLType, format: any QuantizedDotFormat.Type, ha
     (.q6_K, Q6_K.self, [208]),
     (.q4_K, Q4_K.self, [0, 2]),
     (.q3_K, Q3_K.self, [108]),
+    (.q5_0, Q5_0.self, [0]),
+    (.q5_1, Q5_1.self, [0, 2]),
+    (.q5_K, Q5_K.self, [0, 2]),
 ]
 
 func dotFormat(_ type: GGMLType) -> (format: any QuantizedDotFormat.Type, halfOffsets: [Int]) {
@@ -70,8 +74,8 @@ func randomActivations(tokens: Int, columns: Int, seed: UInt64) -> [Float] {
 }
 
 @Suite struct IntegerDotTests {
-    static let kernelTypes: [GGMLType] = [.q4_0, .q6_K, .q4_K, .q3_K]
-    static let dot4Types: [GGMLType] = [.q4_0, .q6_K, .q4_K, .q3_K, .q8_0]
+    static let kernelTypes: [GGMLType] = [.q4_0, .q6_K, .q4_K, .q3_K, .q5_0, .q5_1, .q5_K]
+    static let dot4Types: [GGMLType] = [.q4_0, .q6_K, .q4_K, .q3_K, .q5_0, .q5_1, .q5_K, .q8_0]
 
     /// Row length for a format's tests: several super-blocks (or an odd number of blocks).
     static func columns(_ type: GGMLType) -> Int { type.blockSize == 256 ? 1024 : 352 }
