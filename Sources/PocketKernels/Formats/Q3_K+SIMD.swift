@@ -6,11 +6,12 @@
 // bytes of its 128-weight half h = b / 4, and bit b of the 32 `hmask` bytes (clear: subtract 4).
 // Sixteen bytes of each are loaded as four 32-bit lanes repeated over sixteen and shifted per
 // lane (8k plus the plane or bit position) so that lane 4k+m holds weight 4m+k: the
-// activations' lane order. The high bit is moved straight to bit 2 (one shift right, or left for
-// the first two planes), so q + 4 = low | high·4 costs an `or`. The signed sub-block scales
-// multiply the integer lanes; magnitudes stay below 2·4·32·127 < 2^16, well inside the exact
-// integer-to-float range. Each block rereads its bytes (a broadcast load is cheap) so that every
-// shift is a loop invariant.
+// activations' lane order. The high bit is moved straight to bit 2 (one shift right; for the
+// first two planes from a copy of the hmask lanes shifted left by 2 once per super-block), so
+// q + 4 = low | high·4 costs an `or`. The signed sub-block scales multiply the integer lanes;
+// magnitudes stay below 2·4·32·127 < 2^16, well inside the exact integer-to-float range. Each
+// block rereads its `qs` bytes (a broadcast load is cheap) so that every shift is a loop
+// invariant.
 //
 // The sixteen 6-bit scales are unpacked four at a time from the 12 packed bytes as 32-bit words.
 
@@ -25,10 +26,11 @@ extension Q3_K: QuantizedDotFormat {
         for _ in 0..<(blocks / 8) {
             let d = IntegerLanes.half(block, dOffset)
             let subScales = subBlockScales(block)
+            let highBits = hmaskBits(block)
             // Written out, not a loop: with constant block positions the per-lane shift vectors
             // are loop invariants.
             @inline(__always) func step(_ b: Int) {
-                let (low, high) = weights(block, b, subScales, shifts)
+                let (low, high) = weights(block, b, subScales, highBits, shifts)
                 let x = values + 128 * b
                 let sum = low &* IntegerLanes.activations(x, 0) &+ high &* IntegerLanes.activations(x, 1)
                 products.addProduct(IntegerLanes.exactFloats(sum), SIMD16(repeating: d * scales[b]))
@@ -55,9 +57,10 @@ extension Q3_K: QuantizedDotFormat {
         for sb in 0..<(blocks / 8) {
             let d = IntegerLanes.half(block, dOffset)
             let subScales = subBlockScales(block)
+            let highBits = hmaskBits(block)
             @inline(__always) func step(_ local: Int) {
                 let b = 8 * sb + local
-                let (low, high) = weights(block, local, subScales, shifts)
+                let (low, high) = weights(block, local, subScales, highBits, shifts)
                 @inline(__always) func term(_ v: UnsafeRawPointer) -> SIMD16<Float> {
                     IntegerLanes.exactFloats(low &* IntegerLanes.activations(v + 128 * b, 0)
                         &+ high &* IntegerLanes.activations(v + 128 * b, 1))
@@ -86,21 +89,31 @@ extension Q3_K: QuantizedDotFormat {
         return low | high &<< 4
     }
 
+    /// The repeated `hmask` bytes of the two half blocks, and the same shifted left by 2 (the
+    /// source of planes 0 and 1, whose bit b moves up to bit 2; bits lost off the top of a lane
+    /// belong to later planes, which read the unshifted copy).
+    @inline(__always)
+    static func hmaskBits(_ block: UnsafeRawPointer) -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
+        let low = IntegerLanes.repeated(block, hmaskOffset), high = IntegerLanes.repeated(block, hmaskOffset + 16)
+        return (low, high, low &<< 2, high &<< 2)
+    }
+
     /// The lane-ordered weights `(sc_s − 32)·q` of activation block `b` (0…7 in the
     /// super-block): the halves of its two sub-blocks 2b and 2b+1.
     @inline(__always)
     static func weights(
-        _ block: UnsafeRawPointer, _ b: Int, _ subScales: SIMD4<UInt32>, _ shifts: SIMD16<UInt32>
+        _ block: UnsafeRawPointer, _ b: Int, _ subScales: SIMD4<UInt32>,
+        _ hmask: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>), _ shifts: SIMD16<UInt32>
     ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
         let h = b / 4, j = b % 4
         let lowShift = shifts &+ UInt32(2 * j)
+        // Bit b of each hmask byte, moved to bit 2: right by b − 2, or by b from the copy
+        // shifted left by 2.
+        let highShift = shifts &+ UInt32(b >= 2 ? b - 2 : b)
         @inline(__always) func half(_ i: Int) -> SIMD16<UInt32> {
             let qs = IntegerLanes.repeated(block, qsOffset + 32 * h + 16 * i)
-            let hmask = IntegerLanes.repeated(block, hmaskOffset + 16 * i)
-            // Bit b of each byte, moved to bit 2: right by b − 2, or left first for b < 2 (the
-            // bits lost off the top of each lane belong to later planes).
-            let high = b >= 2 ? (hmask &>> (shifts &+ UInt32(b - 2))) & 4 : ((hmask &<< UInt32(2 - b)) &>> shifts) & 4
-            let q = ((qs &>> lowShift) & 3 | high) &- 4
+            let bits = b >= 2 ? (i == 0 ? hmask.0 : hmask.1) : (i == 0 ? hmask.2 : hmask.3)
+            let q = ((qs &>> lowShift) & 3 | (bits &>> highShift) & 4) &- 4
             let s = 2 * b + i
             let scale = (subScales[s / 4] &>> UInt32(8 * (s % 4)) & 0xFF) &- 32
             return q &* scale
