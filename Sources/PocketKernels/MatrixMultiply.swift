@@ -25,6 +25,13 @@ public enum MatrixMultiply {
         case .q4_1: quantized(Q4_1.self, weights, x, tokens, y, scratch, pool)
         case .q8_0: quantized(Q8_0.self, weights, x, tokens, y, scratch, pool)
         case .q2_K: quantized(Q2_K.self, weights, x, tokens, y, scratch, pool)
+        case .q4_0: quantized(Q4_0.self, weights, x, tokens, y, scratch, pool)
+        case .q6_K: quantized(Q6_K.self, weights, x, tokens, y, scratch, pool)
+        case .q4_K: quantized(Q4_K.self, weights, x, tokens, y, scratch, pool)
+        case .q3_K: quantized(Q3_K.self, weights, x, tokens, y, scratch, pool)
+        case .q5_0: quantized(Q5_0.self, weights, x, tokens, y, scratch, pool)
+        case .q5_1: quantized(Q5_1.self, weights, x, tokens, y, scratch, pool)
+        case .q5_K: quantized(Q5_K.self, weights, x, tokens, y, scratch, pool)
         case .f32: float(weights, x, tokens, y, pool)
         default: dequantizing(weights, x, tokens, y, pool)
         }
