@@ -1,0 +1,104 @@
+// The super-block step shared by the k-quant encoders: fit every sub-block (``SubBlockFit``),
+// quantize the sub-block scales against fp16 super-block factors, then assign every weight
+// its nearest level under the scales the decoder will actually see.
+
+/// Per-encoder scratch memory for one super-block, allocated once per `quantize` call.
+struct KQuantScratch {
+    /// 256 levels, already offset to be non-negative (q − lowest for symmetric grids).
+    let levels: UnsafeMutablePointer<UInt8>
+    /// Quantized sub-block scales (bit patterns of `Int8` for symmetric grids).
+    let scales: UnsafeMutablePointer<UInt8>
+    /// Quantized sub-block minimums (affine grids only).
+    let mins: UnsafeMutablePointer<UInt8>
+    /// Float sub-block fits: scales in 0..<16, offsets in 16..<32.
+    let fits: UnsafeMutablePointer<Float>
+
+    /// Runs `body` with scratch memory on the stack (no heap allocation).
+    static func with<R>(_ body: (KQuantScratch) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256 + 32) { bytes in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 32) { floats in
+                body(KQuantScratch(levels: bytes.baseAddress!, scales: bytes.baseAddress! + 256,
+                                   mins: bytes.baseAddress! + 272, fits: floats.baseAddress!))
+            }
+        }
+    }
+}
+
+enum KQuantScales {
+    /// `value` rounded to fp16, except that a nonzero value too small for fp16 becomes the
+    /// smallest subnormal of its sign instead of 0: the sub-block scales, rounded against the
+    /// stored factor, then still carry tiny weights (a zero factor would erase the block).
+    @inline(__always)
+    static func nonzeroHalf(_ value: Float) -> Float {
+        let rounded = halfRounded(value)
+        guard rounded == 0, value != 0, value.isFinite else { return rounded }
+        return value < 0 ? -Float(Float16.leastNonzeroMagnitude) : Float(Float16.leastNonzeroMagnitude)
+    }
+
+    /// Affine super-block (Q2_K, Q4_K): fills `scratch.scales`, `scratch.mins` (0…`scaleLevels`)
+    /// and `scratch.levels` (0…`levels`) and returns the fp16-rounded factors.
+    ///
+    /// - Parameters:
+    ///   - x: 256 weights.
+    ///   - subBlocks: Number of sub-blocks; `subBlocks * size == 256`.
+    ///   - levels: Largest weight level (3 or 15).
+    ///   - scaleLevels: Largest sub-block scale or minimum (15 or 63).
+    static func affine(
+        _ x: UnsafePointer<Float>, subBlocks: Int, size: Int, levels: Int32, scaleLevels: Int32,
+        _ scratch: KQuantScratch
+    ) -> (d: Float, dmin: Float) {
+        var maxScale: Float = 0, maxOffset: Float = 0
+        for s in 0..<subBlocks {
+            let fit = SubBlockFit.affine(x + s * size, count: size, levels: levels)
+            scratch.fits[s] = fit.scale
+            scratch.fits[16 + s] = fit.offset
+            maxScale = Swift.max(maxScale, fit.scale)
+            maxOffset = Swift.max(maxOffset, fit.offset)
+        }
+        let d = nonzeroHalf(maxScale / Float(scaleLevels))
+        let dmin = nonzeroHalf(maxOffset / Float(scaleLevels))
+        let inverseD: Float = d > 0 ? 1 / d : 0, inverseDmin: Float = dmin > 0 ? 1 / dmin : 0
+        for s in 0..<subBlocks {
+            let scale = roundedClamped(scratch.fits[s] * inverseD, 0, scaleLevels)
+            let minimum = roundedClamped(scratch.fits[16 + s] * inverseDmin, 0, scaleLevels)
+            scratch.scales[s] = UInt8(scale)
+            scratch.mins[s] = UInt8(minimum)
+            // The decoder computes (d·scale)·q − (dmin·min) in float32; assign levels under it.
+            let dl = d * Float(scale), ml = dmin * Float(minimum)
+            let inverse: Float = dl > 0 ? 1 / dl : 0
+            for i in 0..<size {
+                scratch.levels[s * size + i] = UInt8(roundedClamped((x[s * size + i] + ml) * inverse, 0, levels))
+            }
+        }
+        return (d, dmin)
+    }
+
+    /// Symmetric super-block (Q3_K, Q6_K): fills `scratch.scales` (Int8 bit patterns in
+    /// `scaleLowest`…`scaleHighest`) and `scratch.levels` (q − `lowest`) and returns the
+    /// fp16-rounded factor.
+    static func symmetric(
+        _ x: UnsafePointer<Float>, subBlocks: Int, size: Int, lowest: Int32, highest: Int32,
+        scaleLowest: Int32, scaleHighest: Int32, _ scratch: KQuantScratch
+    ) -> Float {
+        var extreme: Float = 0
+        for s in 0..<subBlocks {
+            let scale = SubBlockFit.symmetric(x + s * size, count: size, lowest: lowest, highest: highest)
+            scratch.fits[s] = scale
+            if abs(scale) > abs(extreme) { extreme = scale }
+        }
+        // The largest scale maps to the negative end, which has one more step than the positive.
+        let d = nonzeroHalf(extreme / Float(scaleLowest))
+        let inverseD: Float = d != 0 ? 1 / d : 0
+        for s in 0..<subBlocks {
+            let scale = roundedClamped(scratch.fits[s] * inverseD, scaleLowest, scaleHighest)
+            scratch.scales[s] = UInt8(bitPattern: Int8(scale))
+            let dl = d * Float(scale)
+            let inverse: Float = dl != 0 ? 1 / dl : 0
+            for i in 0..<size {
+                let q = dl != 0 ? roundedClamped(x[s * size + i] * inverse, lowest, highest) : 0
+                scratch.levels[s * size + i] = UInt8(q - lowest)
+            }
+        }
+        return d
+    }
+}
