@@ -35,8 +35,17 @@ enum KQuantScales {
         return value < 0 ? -Float(Float16.leastNonzeroMagnitude) : Float(Float16.leastNonzeroMagnitude)
     }
 
+    /// Stretches of the super-block factors tried around "largest sub-block scale maps to the
+    /// end of the scale range": a slightly smaller factor gives the other sub-blocks finer
+    /// scales at the cost of clipping the largest one a little, and the exact error decides.
+    static let factorStretches: [Float] = [1, 0.94, 1.06]
+
     /// Affine super-block (Q2_K, Q4_K): fills `scratch.scales`, `scratch.mins` (0…`scaleLevels`)
     /// and `scratch.levels` (0…`levels`) and returns the fp16-rounded factors.
+    ///
+    /// The float fits are quantized against each pair of candidate factors; every sub-block
+    /// tries its rounded scale and minimum and their ±1 neighbours, and the combination with
+    /// the least squared error (computed with the decoder's own arithmetic) is kept.
     ///
     /// - Parameters:
     ///   - x: 256 weights.
@@ -55,27 +64,66 @@ enum KQuantScales {
             maxScale = Swift.max(maxScale, fit.scale)
             maxOffset = Swift.max(maxOffset, fit.offset)
         }
-        let d = nonzeroHalf(maxScale / Float(scaleLevels))
-        let dmin = nonzeroHalf(maxOffset / Float(scaleLevels))
-        let inverseD: Float = d > 0 ? 1 / d : 0, inverseDmin: Float = dmin > 0 ? 1 / dmin : 0
-        for s in 0..<subBlocks {
-            let scale = roundedClamped(scratch.fits[s] * inverseD, 0, scaleLevels)
-            let minimum = roundedClamped(scratch.fits[16 + s] * inverseDmin, 0, scaleLevels)
-            scratch.scales[s] = UInt8(scale)
-            scratch.mins[s] = UInt8(minimum)
-            // The decoder computes (d·scale)·q − (dmin·min) in float32; assign levels under it.
-            let dl = d * Float(scale), ml = dmin * Float(minimum)
-            let inverse: Float = dl > 0 ? 1 / dl : 0
-            for i in 0..<size {
-                scratch.levels[s * size + i] = UInt8(roundedClamped((x[s * size + i] + ml) * inverse, 0, levels))
+        var best = (d: Float(0), dmin: Float(0)), bestError = Float.infinity
+        for dStretch in factorStretches {
+            for minStretch in factorStretches {
+                let d = nonzeroHalf(maxScale / Float(scaleLevels) * dStretch)
+                let dmin = nonzeroHalf(maxOffset / Float(scaleLevels) * minStretch)
+                let error = assignAffine(x, subBlocks, size, levels, scaleLevels, d, dmin, scratch, store: false)
+                if error < bestError {
+                    bestError = error
+                    best = (d, dmin)
+                }
             }
         }
-        return (d, dmin)
+        _ = assignAffine(x, subBlocks, size, levels, scaleLevels, best.d, best.dmin, scratch, store: true)
+        return best
+    }
+
+    /// Quantizes the affine fits against `d` and `dmin` and returns the block's squared error;
+    /// with `store`, also writes the chosen scales, minimums and levels to `scratch`.
+    @inline(__always)
+    static func assignAffine(
+        _ x: UnsafePointer<Float>, _ subBlocks: Int, _ size: Int, _ levels: Int32, _ scaleLevels: Int32,
+        _ d: Float, _ dmin: Float, _ scratch: KQuantScratch, store: Bool
+    ) -> Float {
+        let inverseD: Float = d > 0 ? 1 / d : 0, inverseDmin: Float = dmin > 0 ? 1 / dmin : 0
+        var total: Float = 0
+        for s in 0..<subBlocks {
+            let sub = x + s * size
+            let scale0 = roundedClamped(scratch.fits[s] * inverseD, 0, scaleLevels)
+            let min0 = roundedClamped(scratch.fits[16 + s] * inverseDmin, 0, scaleLevels)
+            var bestError = Float.infinity, bestScale: Int32 = 0, bestMin: Int32 = 0
+            for scale in Swift.max(0, scale0 - 1)...Swift.min(scaleLevels, scale0 + 1) {
+                for minimum in Swift.max(0, min0 - 1)...Swift.min(scaleLevels, min0 + 1) {
+                    // The decoder computes (d·scale)·q − (dmin·min) in float32.
+                    let dl = d * Float(scale), ml = dmin * Float(minimum)
+                    let error = SubBlockFit.affineError(sub, size, levels, dl, ml)
+                    if error < bestError {
+                        bestError = error
+                        bestScale = scale
+                        bestMin = minimum
+                    }
+                }
+            }
+            total += bestError
+            if store {
+                scratch.scales[s] = UInt8(bestScale)
+                scratch.mins[s] = UInt8(bestMin)
+                let dl = d * Float(bestScale), ml = dmin * Float(bestMin)
+                let inverse: Float = dl > 0 ? 1 / dl : 0
+                for i in 0..<size {
+                    scratch.levels[s * size + i] = UInt8(roundedClamped((sub[i] + ml) * inverse, 0, levels))
+                }
+            }
+        }
+        return total
     }
 
     /// Symmetric super-block (Q3_K, Q6_K): fills `scratch.scales` (Int8 bit patterns in
     /// `scaleLowest`…`scaleHighest`) and `scratch.levels` (q − `lowest`) and returns the
-    /// fp16-rounded factor.
+    /// fp16-rounded factor. The factor and each sub-block scale are searched like
+    /// ``affine(_:subBlocks:size:levels:scaleLevels:_:)`` does.
     static func symmetric(
         _ x: UnsafePointer<Float>, subBlocks: Int, size: Int, lowest: Int32, highest: Int32,
         scaleLowest: Int32, scaleHighest: Int32, _ scratch: KQuantScratch
@@ -87,18 +135,50 @@ enum KQuantScales {
             if abs(scale) > abs(extreme) { extreme = scale }
         }
         // The largest scale maps to the negative end, which has one more step than the positive.
-        let d = nonzeroHalf(extreme / Float(scaleLowest))
-        let inverseD: Float = d != 0 ? 1 / d : 0
-        for s in 0..<subBlocks {
-            let scale = roundedClamped(scratch.fits[s] * inverseD, scaleLowest, scaleHighest)
-            scratch.scales[s] = UInt8(bitPattern: Int8(scale))
-            let dl = d * Float(scale)
-            let inverse: Float = dl != 0 ? 1 / dl : 0
-            for i in 0..<size {
-                let q = dl != 0 ? roundedClamped(x[s * size + i] * inverse, lowest, highest) : 0
-                scratch.levels[s * size + i] = UInt8(q - lowest)
+        var best: Float = 0, bestError = Float.infinity
+        for stretch in factorStretches {
+            let d = nonzeroHalf(extreme / Float(scaleLowest) * stretch)
+            let error = assignSymmetric(x, subBlocks, size, lowest, highest, scaleLowest, scaleHighest, d, scratch, store: false)
+            if error < bestError {
+                bestError = error
+                best = d
             }
         }
-        return d
+        _ = assignSymmetric(x, subBlocks, size, lowest, highest, scaleLowest, scaleHighest, best, scratch, store: true)
+        return best
+    }
+
+    /// Quantizes the symmetric fits against `d` and returns the block's squared error; with
+    /// `store`, also writes the chosen scales and levels to `scratch`.
+    @inline(__always)
+    static func assignSymmetric(
+        _ x: UnsafePointer<Float>, _ subBlocks: Int, _ size: Int, _ lowest: Int32, _ highest: Int32,
+        _ scaleLowest: Int32, _ scaleHighest: Int32, _ d: Float, _ scratch: KQuantScratch, store: Bool
+    ) -> Float {
+        let inverseD: Float = d != 0 ? 1 / d : 0
+        var total: Float = 0
+        for s in 0..<subBlocks {
+            let sub = x + s * size
+            let scale0 = roundedClamped(scratch.fits[s] * inverseD, scaleLowest, scaleHighest)
+            var bestError = Float.infinity, bestScale: Int32 = 0
+            for scale in Swift.max(scaleLowest, scale0 - 1)...Swift.min(scaleHighest, scale0 + 1) {
+                let error = SubBlockFit.symmetricError(sub, size, lowest, highest, d * Float(scale))
+                if error < bestError {
+                    bestError = error
+                    bestScale = scale
+                }
+            }
+            total += bestError
+            if store {
+                scratch.scales[s] = UInt8(bitPattern: Int8(bestScale))
+                let dl = d * Float(bestScale)
+                let inverse: Float = dl != 0 ? 1 / dl : 0
+                for i in 0..<size {
+                    let q = dl != 0 ? roundedClamped(sub[i] * inverse, lowest, highest) : 0
+                    scratch.levels[s * size + i] = UInt8(q - lowest)
+                }
+            }
+        }
+        return total
     }
 }
