@@ -64,7 +64,10 @@ enum KQuantScales {
             maxScale = Swift.max(maxScale, fit.scale)
             maxOffset = Swift.max(maxOffset, fit.offset)
         }
-        var best = (d: Float(0), dmin: Float(0)), bestError = Float.infinity
+        // Start from the unstretched factors so that input too large for fp16 keeps its
+        // (infinite) factor, which the caller detects, rather than collapsing to zero.
+        var best = (d: nonzeroHalf(maxScale / Float(scaleLevels)), dmin: nonzeroHalf(maxOffset / Float(scaleLevels)))
+        var bestError = Float.infinity
         for dStretch in factorStretches {
             for minStretch in factorStretches {
                 let d = nonzeroHalf(maxScale / Float(scaleLevels) * dStretch)
@@ -135,7 +138,7 @@ enum KQuantScales {
             if abs(scale) > abs(extreme) { extreme = scale }
         }
         // The largest scale maps to the negative end, which has one more step than the positive.
-        var best: Float = 0, bestError = Float.infinity
+        var best = nonzeroHalf(extreme / Float(scaleLowest)), bestError = Float.infinity
         for stretch in factorStretches {
             let d = nonzeroHalf(extreme / Float(scaleLowest) * stretch)
             let error = assignSymmetric(x, subBlocks, size, lowest, highest, scaleLowest, scaleHighest, d, scratch, store: false)

@@ -17,7 +17,7 @@ enum SmallModel {
     }
 
     /// The file's bytes, with tensor types from `tensors` (encoded with Pocket's encoders).
-    static func data(alignment: Int = 32, nanIn tensor: Int? = nil, types: [(String, [Int], GGMLType)] = usable) throws -> Data {
+    static func data(alignment: Int = 32, nanIn tensor: Int? = nil, hugeIn hugeTensor: Int? = nil, types: [(String, [Int], GGMLType)] = usable) throws -> Data {
         var writer = GGUFWriter(alignment: alignment)
         writer.setMetadata("general.architecture", .string("llama"))
         writer.setMetadata("general.name", .string("small"))
@@ -34,7 +34,7 @@ enum SmallModel {
                 try [UInt8](repeating: 0, count: info.byteCount).withUnsafeBytes { try sink($0) }
                 return
             }
-            let x = weights(index, count: dimensions.reduce(1, *), nan: index == tensor)
+            let x = weights(index, count: dimensions.reduce(1, *), nan: index == tensor).map { index == hugeTensor ? $0 * 1e12 : $0 }
             var bytes = [UInt8](repeating: 0, count: info.byteCount)
             x.withUnsafeBufferPointer { p in
                 bytes.withUnsafeMutableBytes { format.quantize(p.baseAddress!, blocks: x.count / format.weightsPerBlock, into: $0.baseAddress!) }
@@ -53,9 +53,9 @@ enum SmallModel {
     ]
 
     /// Writes the file to a temporary path.
-    static func file(alignment: Int = 32, nanIn tensor: Int? = nil, types: [(String, [Int], GGMLType)] = usable) throws -> URL {
+    static func file(alignment: Int = 32, nanIn tensor: Int? = nil, hugeIn hugeTensor: Int? = nil, types: [(String, [Int], GGMLType)] = usable) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("pocket-quant-in-\(UUID()).gguf")
-        try data(alignment: alignment, nanIn: tensor, types: types).write(to: url)
+        try data(alignment: alignment, nanIn: tensor, hugeIn: hugeTensor, types: types).write(to: url)
         return url
     }
 
@@ -148,6 +148,14 @@ enum SmallModel {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path)
             .filter { $0.hasPrefix(output.lastPathComponent) }
         #expect(leftovers.isEmpty)
+
+        // Weights whose scales overflow fp16 (F32 input, 1e12).
+        let huge = try SmallModel.file(hugeIn: 0)
+        defer { try? FileManager.default.removeItem(at: huge) }
+        #expect(throws: QuantizationError.outOfRange(tensor: "token_embd.weight", row: 0, type: .q8_0)) {
+            try ModelQuantizer(input: huge, recipe: QuantizationRecipe(target: .q8_0)).write(to: output, pool: pool)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
 
         // An input type with no decoder.
         let exotic = try SmallModel.file(types: [("w", [256, 2], .iq2_xxs)])
