@@ -4,6 +4,8 @@
 //    (``SubBlockFit/affine(_:count:levels:)``); with only four levels the search matters most.
 // 2. The sub-block scales a and offsets b are quantized to 4 bits against two fp16 super-block
 //    factors: d = max a / 15, dmin = max b / 15, scale = round(a/d), min = round(b/dmin).
+//    The factor is also tried 6 % smaller and larger, and each sub-block its rounded values
+//    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level
 //    q = round((x + dmin·min) / (d·scale)), clamped to 0…3.
 

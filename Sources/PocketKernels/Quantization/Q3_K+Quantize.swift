@@ -4,6 +4,8 @@
 //    (``SubBlockFit/symmetric(_:count:lowest:highest:)``).
 // 2. The sub-block scales are quantized to signed 6 bits against one fp16 factor: the scale of
 //    largest magnitude maps to −32, d = s_max / −32, scale = round(s/d) ∈ −32…31.
+//    The factor is also tried 6 % smaller and larger, and each sub-block its rounded values
+//    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level q = round(x / (d·scale))
 //    in −4…3, stored as low 2 bits of q + 4 plus a high bit that is set when q ≥ 0.
 

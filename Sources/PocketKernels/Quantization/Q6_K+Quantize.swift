@@ -4,6 +4,8 @@
 //    (``SubBlockFit/symmetric(_:count:lowest:highest:)``).
 // 2. The sub-block scales are quantized to signed 8 bits against one fp16 factor: the scale of
 //    largest magnitude maps to −128, d = s_max / −128, scale = round(s/d) ∈ −128…127.
+//    The factor is also tried 6 % smaller and larger, and each sub-block its rounded values
+//    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level q = round(x / (d·scale))
 //    in −32…31, stored as q + 32: low nibble in `ql`, top 2 bits in `qh`.
 

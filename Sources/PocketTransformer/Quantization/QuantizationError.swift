@@ -16,6 +16,7 @@ public enum QuantizationError: Error, CustomStringConvertible, Sendable, Equatab
     /// The output file cannot be written (nothing is left at its path).
     case cannotWrite(path: String, reason: String)
 
+    /// A one-line message naming the tensor, path or type involved.
     public var description: String {
         switch self {
         case .unknownType(let name):

@@ -2,7 +2,22 @@ import PocketGGUF
 
 /// An output type `pocket quantize --type` accepts.
 public enum QuantizationTarget: String, CaseIterable, Sendable {
-    case q2_k, q3_k, q4_k, q6_k, q4_0, q4_1, q5_0, q8_0
+    /// 2-bit k-quant (2.625 bpw).
+    case q2_k
+    /// 3-bit k-quant (3.4375 bpw).
+    case q3_k
+    /// 4-bit k-quant (4.5 bpw).
+    case q4_k
+    /// 6-bit k-quant (6.5625 bpw).
+    case q6_k
+    /// 4-bit symmetric, blocks of 32 (4.5 bpw).
+    case q4_0
+    /// 4-bit affine, blocks of 32 (5.0 bpw).
+    case q4_1
+    /// 5-bit symmetric, blocks of 32 (5.5 bpw).
+    case q5_0
+    /// 8-bit symmetric, blocks of 32 (8.5 bpw).
+    case q8_0
 
     /// Parses a type name, case-insensitively (`"q2_K"`, `"Q4_0"`).
     ///
