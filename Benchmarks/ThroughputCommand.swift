@@ -69,14 +69,17 @@ enum ThroughputCommand {
         }
     }
 
-    /// The models of the default run that exist in `Weights/`; reports the missing ones.
+    /// The models of the default run that exist in `Weights/`; reports the missing ones. The
+    /// q2_K requantization of the default model is created with Pocket's quantizer when missing.
     static func defaultModels() -> [String] {
         let weights = packageRoot().appendingPathComponent("Weights")
+        let original = weights.appendingPathComponent("SmolLM2-135M-Instruct.Q4_1.gguf")
+        let requantized = weights.appendingPathComponent("SmolLM2-135M-Instruct.q2_K.gguf")
+        createRequantization(of: original, at: requantized)
         let candidates = [
-            ("SmolLM2-135M-Instruct.Q4_1.gguf", "Weights/fetch"),
-            // Pocket's quantizer is not written yet; any GGUF quantizer can produce this file.
-            ("SmolLM2-135M-Instruct.q2_K.gguf",
-             "a q2_K requantization of the default model, e.g. llama.cpp's llama-quantize; Pocket's quantizer is not written yet"),
+            (original.lastPathComponent, "Weights/fetch"),
+            (requantized.lastPathComponent,
+             "swift run -c release pocket quantize Weights/\(original.lastPathComponent) Weights/\(requantized.lastPathComponent) --type q2_k"),
             ("synthetic-afm-3b-q2_k.gguf", "swift run -c release pocket-bench synth"),
         ]
         var found: [String] = []
@@ -89,6 +92,22 @@ enum ThroughputCommand {
             }
         }
         return found
+    }
+
+    /// Writes the q2_K default-recipe requantization of `original` to `output` if `original`
+    /// exists and `output` does not (the same file `pocket quantize ... --type q2_k` writes).
+    static func createRequantization(of original: URL, at output: URL) {
+        let files = FileManager.default
+        guard files.fileExists(atPath: original.path), !files.fileExists(atPath: output.path) else { return }
+        progress("creating \(output.lastPathComponent) with Pocket's quantizer (q2_k, default recipe)...")
+        do {
+            let summary = try ModelQuantizer(input: original, recipe: QuantizationRecipe(target: .q2_k))
+                .write(to: output, pool: ThreadPool())
+            progress(String(format: "wrote %d bytes, %.3f bits/weight, in %.1f s",
+                            summary.fileByteCount, summary.bitsPerWeight, summary.seconds))
+        } catch {
+            progress("could not create \(output.lastPathComponent): \(error)")
+        }
     }
 
     static func measure(_ path: String, pool: ThreadPool, repetitions: Int, bandwidth: Double) throws -> Result {

@@ -12,8 +12,9 @@ let benchUsage = """
            pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
            pocket-bench grammar [--json]           grammar mask and compile timings
 
-    Without --model: the default model, its q2_K requantization and the synthetic 3B Q2_K model,
-    each if present in Weights/ (missing ones are listed with the command that creates them).
+    Without --model: the default model, its q2_K requantization (written with Pocket's quantizer
+    when missing) and the synthetic 3B Q2_K model, each if present in Weights/ (missing ones are
+    listed with the command that creates them).
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())

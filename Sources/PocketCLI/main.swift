@@ -18,6 +18,11 @@ let usage = """
                   Perplexity of a text file (llama.cpp protocol); last line `PPL = <value>`.
       info        [--model PATH]
                   Architecture, sizes, metadata and tensor table.
+      quantize    IN.gguf OUT.gguf --type q2_k|q3_k|q4_k|q6_k|q4_0|q4_1|q5_0|q8_0 [--pure]
+                  [--threads N]
+                  Re-encode a model (any input type Pocket reads); prints a per-tensor table
+                  (type, bytes, RMS error vs input). --pure: every matrix at the type, no
+                  higher-precision embedding/output/attention exceptions (docs/quantization.md).
       respond     [--model PATH] [--instructions TEXT] [--schema FILE.json] [--stream]
                   [-n N] [--greedy | --temperature T --top-k K | --top-p P] [--seed S] PROMPT
                   One turn of a LanguageModelSession (chat template, instructions);
@@ -36,6 +41,7 @@ let commands: [String: (ArraySlice<String>) throws -> Void] = [
     "tokenize": TokenizeCommand.run,
     "perplexity": PerplexityCommand.run,
     "info": InfoCommand.run,
+    "quantize": QuantizeCommand.run,
     "schema": SchemaCommand.run,
 ]
 

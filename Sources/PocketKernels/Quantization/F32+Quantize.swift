@@ -1,0 +1,9 @@
+// F32 encoding: a byte copy, so every float (NaN payloads included) is kept.
+
+extension F32: QuantizableFormat {
+    public static func quantize(
+        _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
+    ) {
+        destination.copyMemory(from: source, byteCount: count * bytesPerBlock)
+    }
+}

@@ -1,0 +1,131 @@
+import PocketGGUF
+
+/// An output type `pocket quantize --type` accepts.
+public enum QuantizationTarget: String, CaseIterable, Sendable {
+    /// 2-bit k-quant (2.625 bpw).
+    case q2_k
+    /// 3-bit k-quant (3.4375 bpw).
+    case q3_k
+    /// 4-bit k-quant (4.5 bpw).
+    case q4_k
+    /// 6-bit k-quant (6.5625 bpw).
+    case q6_k
+    /// 4-bit symmetric, blocks of 32 (4.5 bpw).
+    case q4_0
+    /// 4-bit affine, blocks of 32 (5.0 bpw).
+    case q4_1
+    /// 5-bit symmetric, blocks of 32 (5.5 bpw).
+    case q5_0
+    /// 8-bit symmetric, blocks of 32 (8.5 bpw).
+    case q8_0
+
+    /// Parses a type name, case-insensitively (`"q2_K"`, `"Q4_0"`).
+    ///
+    /// - Throws: ``QuantizationError/unknownType(_:)`` listing the accepted names.
+    public init(parsing name: String) throws(QuantizationError) {
+        guard let target = QuantizationTarget(rawValue: name.lowercased()) else { throw .unknownType(name) }
+        self = target
+    }
+
+    /// The block format of the target.
+    public var type: GGMLType {
+        switch self {
+        case .q2_k: .q2_K
+        case .q3_k: .q3_K
+        case .q4_k: .q4_K
+        case .q6_k: .q6_K
+        case .q4_0: .q4_0
+        case .q4_1: .q4_1
+        case .q5_0: .q5_0
+        case .q8_0: .q8_0
+        }
+    }
+}
+
+/// Which type each tensor of a model is quantized to.
+///
+/// - 1-D tensors (norm scales, biases) stay F32: they are tiny and the forward pass reads them
+///   as floats.
+/// - Default recipe (the usual practice for low-bit files): the token embedding and the output
+///   projection go to Q6_K (or the target when it is at least as precise, i.e. Q8_0); for
+///   `q2_k` and `q3_k` the attention value and output projections go to Q4_K; every other
+///   matrix goes to the target.
+/// - `pure`: every matrix goes to the target.
+/// - Fallback: a k-quant needs rows that are a multiple of 256 weights. A matrix whose rows are
+///   not (SmolLM2's hidden size is 576) takes the nearest 32-weight format with at least as
+///   many bits per weight: Q2_K, Q3_K → Q4_0; Q4_K → Q5_0; Q6_K → Q8_0. Rows that are not a
+///   multiple of 32 either stay F16.
+///
+/// ```swift
+/// let recipe = QuantizationRecipe(target: .q2_k)
+/// recipe.choice(forTensor: "blk.0.ffn_down.weight", dimensions: [1536, 576]).type   // .q2_K
+/// recipe.choice(forTensor: "blk.0.ffn_up.weight", dimensions: [576, 1536]).type     // .q4_0
+/// ```
+public struct QuantizationRecipe: Sendable, Equatable {
+    /// The requested type.
+    public let target: QuantizationTarget
+    /// Whether every matrix goes to the target (no higher-precision exceptions).
+    public let pure: Bool
+
+    /// Creates a recipe.
+    public init(target: QuantizationTarget, pure: Bool = false) {
+        self.target = target
+        self.pure = pure
+    }
+
+    /// The type one tensor is written as.
+    public struct Choice: Sendable, Equatable {
+        /// What the recipe asked for before the row-length fallback.
+        public let requested: GGMLType
+        /// What is written.
+        public let type: GGMLType
+        /// Whether the row length forced a different type than requested.
+        public var isFallback: Bool { requested != type }
+    }
+
+    /// The output type of the tensor `name` with `dimensions` (innermost first).
+    public func choice(forTensor name: String, dimensions: [Int]) -> Choice {
+        guard dimensions.count > 1 else { return Choice(requested: .f32, type: .f32) }
+        let requested = requestedType(forTensor: name)
+        return Choice(requested: requested, type: Self.fallback(for: requested, rowLength: dimensions[0]))
+    }
+
+    /// The recipe's type for a matrix called `name`, before the row-length fallback.
+    func requestedType(forTensor name: String) -> GGMLType {
+        if pure { return target.type }
+        if name == "token_embd.weight" || name == "output.weight" {
+            return target == .q8_0 ? .q8_0 : .q6_K
+        }
+        if (target == .q2_k || target == .q3_k)
+            && (name.hasSuffix(".attn_v.weight") || name.hasSuffix(".attn_output.weight")) {
+            return .q4_K
+        }
+        return target.type
+    }
+
+    /// `type` if a row of `rowLength` weights is a whole number of its blocks, otherwise the
+    /// documented fallback (see the type's overview).
+    public static func fallback(for type: GGMLType, rowLength: Int) -> GGMLType {
+        if rowLength % type.blockSize == 0 { return type }
+        let substitute: GGMLType = switch type {
+        case .q2_K, .q3_K: .q4_0
+        case .q4_K: .q5_0
+        default: .q8_0
+        }
+        return rowLength % substitute.blockSize == 0 ? substitute : .f16
+    }
+
+    /// The `general.file_type` number llama.cpp uses for this mix (`llama_ftype`).
+    public var fileType: UInt32 {
+        switch target {
+        case .q4_0: 2
+        case .q4_1: 3
+        case .q8_0: 7
+        case .q5_0: 8
+        case .q2_k: 10
+        case .q3_k: pure ? 11 : 12  // Q3_K_S / Q3_K_M
+        case .q4_k: pure ? 14 : 15  // Q4_K_S / Q4_K_M
+        case .q6_k: 18
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// `pocket quantize` on the default model, run as a user would.
+@Suite(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"), .serialized)
+struct QuantizeCommandTests {
+    @Test func requantizedModelLoadsAndGenerates() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pocket-cli-q2k-\(UUID()).gguf")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try runPocket(["quantize", modelURL.path, output.path, "--type", "q2_k", "--threads", "2"])
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        // One table row per tensor: 30 blocks × 9 tensors, plus the embedding and output norm.
+        let rows = lines.filter { $0.contains(" -> ") && !$0.hasPrefix("tensor") && !$0.hasPrefix("*") }
+        #expect(rows.count == 272)
+        // The recipe on SmolLM2 (hidden size 576, not a multiple of 256): ffn_down (rows of
+        // 1536) is Q2_K; the rest falls back to 32-weight formats, marked with '*'.
+        let downProjection = try #require(rows.first { $0.hasPrefix("blk.0.ffn_down.weight") })
+        #expect(downProjection.contains("q4_1  -> q2_K "))
+        #expect(rows.first { $0.hasPrefix("blk.0.attn_v.weight") }?.contains("-> q5_0*") == true)
+        #expect(rows.first { $0.hasPrefix("blk.0.ffn_up.weight") }?.contains("-> q4_0*") == true)
+        #expect(rows.first { $0.hasPrefix("token_embd.weight") }?.contains("-> q8_0*") == true)
+        let total = try #require(lines.last)
+        #expect(total.hasPrefix("total: 272 tensors") && total.contains("bits/weight"))
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
+        #expect(total.contains("\(size) bytes"))
+        #expect(result.errors.contains("100%"))
+
+        let generated = try runPocket(["generate", "--model", output.path, "--greedy", "-n", "8", "The capital of France is"])
+        #expect(generated.status == 0, "\(generated.errors)")
+        #expect(!generated.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
+    @Test func badInvocationsAreClearErrors() throws {
+        let unknown = try runPocket(["quantize", modelURL.path, "/tmp/x.gguf", "--type", "q1_z"])
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.contains("q1_z") && unknown.errors.contains("q2_k"))
+        let missing = try runPocket(["quantize", "/nonexistent/in.gguf", "/tmp/x.gguf", "--type", "q4_0"])
+        #expect(missing.status == 1)
+        #expect(missing.errors.contains("/nonexistent/in.gguf"))
+        let unwritable = try runPocket(["quantize", modelURL.path, "/nonexistent-dir/out.gguf", "--type", "q8_0"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.errors.contains("/nonexistent-dir/out.gguf"))
+        let noOutput = try runPocket(["quantize", modelURL.path, "--type", "q8_0"])
+        #expect(noOutput.status == 2)
+    }
+}
