@@ -237,27 +237,23 @@ public final class Transformer: @unchecked Sendable {
         let threads = pool.threadCount
         let keys = cache.keys(layer: l, position: 0), values = cache.values(layer: l, position: 0)
         let rowStride = cache.rowLength
-        // Work items are (token, key/value head, batch of its query heads): the heads of a
-        // batch share every key and value row read. Batches are smaller when there are too few
-        // items to keep every thread busy (decoding one token). Items are interleaved across
-        // workers so the longer rows of later tokens are shared out.
-        let perBatch = min(Attention.maximumGroup, n * kvHeads >= 2 * threads ? group : (group + 1) / 2)
-        let batches = (group + perBatch - 1) / perBatch
         pool.run { worker in
-            let steps = s.softmaxSteps + worker * 2 * Attention.maximumGroup * s.contextLength
             let scratch = Attention.Scratch(
-                rescales: steps, weights: steps + Attention.maximumGroup * s.contextLength, capacity: s.contextLength)
+                rescales: s.softmaxSteps + worker * 2 * s.contextLength,
+                weights: s.softmaxSteps + (worker * 2 + 1) * s.contextLength)
+            // Work items are (token, query head) pairs, interleaved across workers so the
+            // longer rows of later tokens are shared out (and a single decoded token still has
+            // a head for every worker).
             var item = worker
-            while item < n * kvHeads * batches {
-                let t = item / (kvHeads * batches), kvHead = (item / batches) % kvHeads, batch = item % batches
-                let first = kvHead * group + batch * perBatch, heads = min(perBatch, group - batch * perBatch)
-                let queries = s.q + t * q + first * hd
-                for d in 0..<(heads * hd) { queries[d] = Float(Float16(queries[d])) }
+            while item < n * c.headCount {
+                let t = item / c.headCount, head = item % c.headCount, kvHead = head / group
+                let query = s.q + t * q + head * hd
+                for d in 0..<hd { query[d] = Float(Float16(query[d])) }
                 Attention.attend(
-                    queries: queries, group: heads, headDimension: hd,
+                    queries: query, group: 1, headDimension: hd,
                     keys: keys + kvHead * hd, values: values + kvHead * hd, rowStride: rowStride,
                     length: start + t + 1, scale: scale, halfPrecision: halfPrecision, scratch: scratch,
-                    into: s.attention + t * q + first * hd)
+                    into: s.attention + t * q + head * hd)
                 item += threads
             }
         }
@@ -304,7 +300,7 @@ final class RunState: @unchecked Sendable {
         hidden = buffer(batch * c.feedForwardLength)               // (batch, ffn)
         hidden2 = buffer(batch * c.feedForwardLength)
         self.contextLength = contextLength
-        softmaxSteps = buffer(threads * 2 * Attention.maximumGroup * contextLength)  // (threads, 2, group, context)
+        softmaxSteps = buffer(threads * 2 * contextLength)              // (threads, 2, context)
         logits = buffer(batch * c.vocabularySize)                  // (batch, vocab)
         all = [x, xb, q, k, v, attention, hidden, hidden2, logits, softmaxSteps]
     }
