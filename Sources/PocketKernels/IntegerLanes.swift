@@ -43,6 +43,28 @@ package enum IntegerLanes {
         unsafeBitCast(bits &+ 0x4B40_0000, to: SIMD16<Float>.self) - 12_582_912
     }
 
+    /// ``exactFloats(_:)-(SIMD16<UInt32>)`` for signed lanes.
+    @inline(__always)
+    package static func exactFloats(_ integers: SIMD16<Int32>) -> SIMD16<Float> {
+        exactFloats(unsafeBitCast(integers, to: SIMD16<UInt32>.self))
+    }
+
+    /// ``exactFloats(_:)-(SIMD16<UInt32>)`` for eight lanes.
+    @inline(__always)
+    package static func exactFloats(_ integers: SIMD8<Int32>) -> SIMD8<Float> {
+        unsafeBitCast(integers &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
+    }
+
+    /// Sums adjacent pairs of 16-bit lanes into 32-bit lanes (each pair's sum must fit in 16
+    /// bits). Adding the low half shifted up to the whole lane leaves `high + low` in the upper
+    /// 16 bits; an arithmetic shift brings it down with its sign. Followed by a multiplication,
+    /// the compiler turns this into `vpmaddwd`/`vpdpwssd` where the CPU has them.
+    @inline(__always)
+    package static func pairSums(_ v: SIMD32<Int16>) -> SIMD16<Int32> {
+        let u = unsafeBitCast(v, to: SIMD16<Int32>.self)
+        return (u &+ (u &<< 16)) &>> 16
+    }
+
     /// The fp16 number at `pointer + offset` as a float, exactly (NaN payloads aside).
     ///
     /// Converted with integer moves and one multiply, not `Float(Float16)`: that compiles to an

@@ -44,15 +44,16 @@ public enum MatrixMultiply {
         scratch.quantize(x, tokens: tokens, columns: w.columns, pool: pool)
         let blocks = w.columns / Q8Activations.blockSize
         let rows = w.rows
-        // The vectors' pointers are read once here: reading them from the class inside the
-        // loop would cost a dynamic exclusivity check per row.
-        let vectors = (0..<tokens).map(scratch.vector(token:))
         // Rows in tiles: each group of four activation vectors is used for a whole tile of
         // rows while it is in the nearest cache, instead of streaming every vector of the batch
         // from further out once per row; the tile itself stays in L2.
         let tileRows = max(1, Self.tileBytes / w.rowBytes)
-        pool.parallelFor(rows) { range in
-            vectors.withUnsafeBufferPointer { v in
+        // The vectors' pointers are read once here, into stack memory: reading them from the
+        // class inside the loop would cost a dynamic exclusivity check per row.
+        withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: tokens) { vectors in
+            for t in 0..<tokens { vectors.initializeElement(at: t, to: scratch.vector(token: t)) }
+            let v = UnsafeBufferPointer(vectors)
+            pool.parallelFor(rows) { range in
                 var tileStart = range.lowerBound
                 while tileStart < range.upperBound {
                     let tile = tileStart..<min(tileStart + tileRows, range.upperBound)

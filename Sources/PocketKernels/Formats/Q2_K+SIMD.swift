@@ -31,13 +31,13 @@ extension Q2_K: QuantizedDotFormat {
                 let even = plane(qs, 2 * j), odd = plane(qs, 2 * j + 8)
                 let pairs = even &* x.loadUnaligned(fromByteOffset: 128 * j, as: SIMD32<Int16>.self)
                     &+ odd &* x.loadUnaligned(fromByteOffset: 128 * j + 64, as: SIMD32<Int16>.self)
-                products &+= pairSums(pairs) &* broadcastPlane(scales, j)
+                products &+= IntegerLanes.pairSums(pairs) &* broadcastPlane(scales, j)
             }
             let offsets = mins &* sums.loadUnaligned(as: SIMD16<Int32>.self)
             let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self)) * scale.pointee
             let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self)) * scale.pointee
-            sum.addProduct(exactFloats(products), SIMD16(repeating: d))
-            sum.addProduct(exactFloats(offsets), SIMD16(repeating: -dmin))
+            sum.addProduct(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
+            sum.addProduct(IntegerLanes.exactFloats(offsets), SIMD16(repeating: -dmin))
             block += bytesPerBlock
             x += 512
             sums += 64
@@ -70,21 +70,21 @@ extension Q2_K: QuantizedDotFormat {
                 @inline(__always) func load(_ k: Int) -> SIMD32<Int16> {
                     v.loadUnaligned(fromByteOffset: base + 64 * k, as: SIMD32<Int16>.self)
                 }
-                return pairSums(e0 &* load(0) &+ o0 &* load(1)) &* c0
-                    &+ pairSums(e1 &* load(2) &+ o1 &* load(3)) &* c1
-                    &+ pairSums(e2 &* load(4) &+ o2 &* load(5)) &* c2
-                    &+ pairSums(e3 &* load(6) &+ o3 &* load(7)) &* c3
+                return IntegerLanes.pairSums(e0 &* load(0) &+ o0 &* load(1)) &* c0
+                    &+ IntegerLanes.pairSums(e1 &* load(2) &+ o1 &* load(3)) &* c1
+                    &+ IntegerLanes.pairSums(e2 &* load(4) &+ o2 &* load(5)) &* c2
+                    &+ IntegerLanes.pairSums(e3 &* load(6) &+ o3 &* load(7)) &* c3
             }
             let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self))
             let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
-            let offsets = exactFloats(mins) * -dmin
+            let offsets = IntegerLanes.exactFloats(mins) * -dmin
             @inline(__always) func sums(_ s: UnsafeRawPointer) -> SIMD16<Float> {
                 s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self)
             }
-            sum0.addProduct(exactFloats(products(v0)), SIMD16(repeating: d * x.0.superScales[sb]))
-            sum1.addProduct(exactFloats(products(v1)), SIMD16(repeating: d * x.1.superScales[sb]))
-            sum2.addProduct(exactFloats(products(v2)), SIMD16(repeating: d * x.2.superScales[sb]))
-            sum3.addProduct(exactFloats(products(v3)), SIMD16(repeating: d * x.3.superScales[sb]))
+            sum0.addProduct(IntegerLanes.exactFloats(products(v0)), SIMD16(repeating: d * x.0.superScales[sb]))
+            sum1.addProduct(IntegerLanes.exactFloats(products(v1)), SIMD16(repeating: d * x.1.superScales[sb]))
+            sum2.addProduct(IntegerLanes.exactFloats(products(v2)), SIMD16(repeating: d * x.2.superScales[sb]))
+            sum3.addProduct(IntegerLanes.exactFloats(products(v3)), SIMD16(repeating: d * x.3.superScales[sb]))
             sum0.addProduct(offsets, sums(s0))
             sum1.addProduct(offsets, sums(s1))
             sum2.addProduct(offsets, sums(s2))
@@ -116,32 +116,6 @@ extension Q2_K: QuantizedDotFormat {
     static func broadcastPlane(_ v: SIMD16<Int32>, _ j: Int) -> SIMD16<Int32> {
         SIMD16(v[j], v[j], v[j], v[j], v[4 + j], v[4 + j], v[4 + j], v[4 + j],
                v[8 + j], v[8 + j], v[8 + j], v[8 + j], v[12 + j], v[12 + j], v[12 + j], v[12 + j])
-    }
-
-    /// Sums adjacent pairs of 16-bit lanes into 32-bit lanes. Adding the low half shifted up to
-    /// the whole lane leaves `high + low` in the upper 16 bits (the sum must fit in 16 bits);
-    /// an arithmetic shift brings it down with its sign. The compiler turns this, followed by a
-    /// multiplication, into `vpmaddwd`/`vpdpwssd` where the CPU has them.
-    @inline(__always)
-    static func pairSums(_ v: SIMD32<Int16>) -> SIMD16<Int32> {
-        let u = unsafeBitCast(v, to: SIMD16<Int32>.self)
-        return (u &+ (u &<< 16)) &>> 16
-    }
-
-    /// The signed integers in `bits` (each of magnitude below 2^22) as floats, exactly.
-    ///
-    /// Adding the integer to the bit pattern of 1.5·2^23 gives a float whose value is
-    /// 1.5·2^23 plus the integer; subtracting 1.5·2^23 leaves the integer. Swift's generic
-    /// integer-to-float vector conversion is a library call per vector; this is two instructions.
-    @inline(__always)
-    static func exactFloats(_ integers: SIMD16<Int32>) -> SIMD16<Float> {
-        unsafeBitCast(integers &+ 0x4B40_0000, to: SIMD16<Float>.self) - 12_582_912
-    }
-
-    /// ``exactFloats(_:)-(SIMD16<Int32>)`` for integers held in unsigned lanes (two's complement).
-    @inline(__always)
-    static func exactFloats(_ bits: SIMD16<UInt32>) -> SIMD16<Float> {
-        exactFloats(unsafeBitCast(bits, to: SIMD16<Int32>.self))
     }
 
     public static func dotReference(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {

@@ -74,20 +74,16 @@ extension Q4_1: QuantizedDotFormat {
     /// The block's 32 nibbles as 16-bit lanes in the activations' pair order.
     @inline(__always)
     static func nibbles(_ block: UnsafeRawPointer, _ shifts: SIMD16<UInt32>) -> SIMD32<Int16> {
-        let bytes = block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)
-        let eight = SIMD8(lowHalf: bytes, highHalf: bytes)
-        return unsafeBitCast((SIMD16(lowHalf: eight, highHalf: eight) &>> shifts) & 0x000F_000F, to: SIMD32<Int16>.self)
+        unsafeBitCast((IntegerLanes.repeated(block, 4) &>> shifts) & 0x000F_000F, to: SIMD32<Int16>.self)
     }
 
     /// Lane `j` of the result: the sum of the four products of weights `4j…4j+3` (lane `4 + j`:
     /// weights `16+4j…`), from 32 pair-ordered 16-bit products (each below 2^11), as exact floats.
     @inline(__always)
     static func groupSums(_ products: SIMD32<Int16>) -> SIMD8<Float> {
-        // Pairs into 32-bit lanes (see Q2_K.pairSums), then lane L plus lane L + 8.
-        let u = unsafeBitCast(products, to: SIMD16<Int32>.self)
-        let pairs = (u &+ (u &<< 16)) &>> 16
-        let sums = pairs.lowHalf &+ pairs.highHalf
-        return unsafeBitCast(sums &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
+        // Pairs into 32-bit lanes, then lane L plus lane L + 8.
+        let pairs = IntegerLanes.pairSums(products)
+        return IntegerLanes.exactFloats(pairs.lowHalf &+ pairs.highHalf)
     }
 
     public static func dotReference(

@@ -72,7 +72,7 @@ extension Q8_0: QuantizedDotFormat {
     static func llamaLanes(_ low: SIMD16<UInt32>, _ high: SIMD16<UInt32>) -> SIMD8<Float> {
         let low8 = low.lowHalf &+ low.highHalf, high8 = high.lowHalf &+ high.highHalf
         let quads = SIMD8(lowHalf: low8.lowHalf &+ low8.highHalf, highHalf: high8.lowHalf &+ high8.highHalf)
-        return unsafeBitCast(quads &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
+        return IntegerLanes.exactFloats(unsafeBitCast(quads, to: SIMD8<Int32>.self))
     }
 
     public static func dotReference(
