@@ -36,11 +36,9 @@ public final class Q8Activations {
     /// llama.cpp's `Q8_K` activations: the integer sums of a whole super-block can then be added
     /// before any float arithmetic).
     public private(set) var superScales: UnsafeMutablePointer<Float>
-    /// Integer sums of each 16 values of ``superValues``, `tokens × columns/16`, in the order of
-    /// ``subBlockLane(_:)`` within each super-block.
-    public private(set) var subBlockSums: UnsafeMutablePointer<Int32>
-    /// ``subBlockSums`` times their super-block's scale, as floats (the mins' term of the
-    /// k-quant prefill kernels).
+    /// Sums of each 16 values of ``superValues`` times their super-block's scale,
+    /// `tokens × columns/16`, in the order of ``subBlockLane(_:)`` within each super-block (the
+    /// mins' term of the k-quant kernels).
     public private(set) var scaledSubBlockSums: UnsafeMutablePointer<Float>
     /// Number of vectors currently held.
     public private(set) var tokens = 0
@@ -57,7 +55,6 @@ public final class Q8Activations {
         pairValues = .allocate(capacity: 0)
         superValues = .allocate(capacity: 0)
         superScales = .allocate(capacity: 0)
-        subBlockSums = .allocate(capacity: 0)
         scaledSubBlockSums = .allocate(capacity: 0)
     }
 
@@ -69,7 +66,6 @@ public final class Q8Activations {
         pairValues.deallocate()
         superValues.deallocate()
         superScales.deallocate()
-        subBlockSums.deallocate()
         scaledSubBlockSums.deallocate()
     }
 
@@ -97,8 +93,7 @@ public final class Q8Activations {
         // Pointers copied out of the class once: each read of a stored property would be a
         // dynamic exclusivity check.
         let values = values, pairValues = pairValues, scales = scales, sums = sums, halfSums = halfSums
-        let superValues = superValues, superScales = superScales, subBlockSums = subBlockSums
-        let scaledSubBlockSums = scaledSubBlockSums
+        let superValues = superValues, superScales = superScales, scaledSubBlockSums = scaledSubBlockSums
         let columns = columns
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
@@ -113,8 +108,7 @@ public final class Q8Activations {
         let perToken = columns / Self.superBlockSize
         for s in (t * perToken)..<((t + 1) * perToken) {
             Self.quantizeSuperBlock(
-                x + s * 256, values: superValues + s * 256, scale: &superScales[s], sums: subBlockSums + s * 16)
-            for k in 0..<16 { scaledSubBlockSums[s * 16 + k] = superScales[s] * Float(subBlockSums[s * 16 + k]) }
+                x + s * 256, values: superValues + s * 256, scale: &superScales[s], sums: scaledSubBlockSums + s * 16)
         }
     }
 
@@ -132,10 +126,6 @@ public final class Q8Activations {
     /// Scaled sub-block sums of token `t`.
     @inline(__always) public func scaledSubBlockSums(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(scaledSubBlockSums + t * columns / 16)
-    }
-    /// Sub-block sums of token `t`.
-    @inline(__always) public func subBlockSums(token t: Int) -> UnsafePointer<Int32> {
-        UnsafePointer(subBlockSums + t * columns / 16)
     }
 
     /// Pair-ordered values of token `t`.
@@ -171,7 +161,6 @@ public final class Q8Activations {
         pairValues = .allocate(capacity: count)
         superValues = .allocate(capacity: count)
         superScales = .allocate(capacity: count / Self.superBlockSize + 1)
-        subBlockSums = .allocate(capacity: count / 16)
         scaledSubBlockSums = .allocate(capacity: count / 16)
         capacity = count
     }
@@ -235,11 +224,11 @@ public final class Q8Activations {
     }
 
     /// Quantizes 256 floats with one scale `max|x| / 127` (round half to even), stores them in
-    /// super-block order and sums each 16 of them.
+    /// super-block order and the scaled sum of each 16 of them.
     @inline(__always)
     static func quantizeSuperBlock(
         _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int16>, scale: inout Float,
-        sums: UnsafeMutablePointer<Int32>
+        sums: UnsafeMutablePointer<Float>
     ) {
         let raw = UnsafeRawPointer(x)
         var amax = SIMD16<Float>()
@@ -249,7 +238,7 @@ public final class Q8Activations {
         scale = largest / 127
         for s in 0..<16 {
             let q = roundedToIntegers(raw.loadUnaligned(fromByteOffset: 64 * s, as: SIMD16<Float>.self) * inverse)
-            sums[subBlockLane(s)] = q.wrappedSum()
+            sums[subBlockLane(s)] = scale * Float(q.wrappedSum())
             // Sub-block s = 8h + 2j + f: its even and odd elements go to the two 32-value
             // halves of plane j, at lanes 8g…8g+7 (g = 2h + f); see superBlockPosition(_:).
             let j = (s >> 1) & 3, g = 2 * (s >> 3) + (s & 1)

@@ -45,9 +45,7 @@ public struct Q8Vector {
     public let superValues: UnsafePointer<Int16>
     /// Per-256 scales of ``superValues``.
     public let superScales: UnsafePointer<Float>
-    /// Integer sums of each 16 ``superValues``, in ``Q8Activations/subBlockLane(_:)`` order.
-    public let subBlockSums: UnsafePointer<Int32>
-    /// ``subBlockSums`` times the super-block scale, as floats.
+    /// Sums of each 16 ``superValues`` times their scale, in ``Q8Activations/subBlockLane(_:)`` order.
     public let scaledSubBlockSums: UnsafePointer<Float>
 }
 
@@ -56,7 +54,7 @@ extension Q8Activations {
     @inline(__always) public func vector(token t: Int) -> Q8Vector {
         Q8Vector(
             values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t),
-            pairValues: pairValues(token: t), superValues: superValues(token: t), superScales: superScales(token: t), subBlockSums: subBlockSums(token: t),
+            pairValues: pairValues(token: t), superValues: superValues(token: t), superScales: superScales(token: t),
             scaledSubBlockSums: scaledSubBlockSums(token: t))
     }
 }

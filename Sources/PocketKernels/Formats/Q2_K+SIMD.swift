@@ -8,7 +8,7 @@
 // 16-bit lane; the activations are stored in exactly that order, so 16-bit multiplies
 // (|q·x| ≤ 381) need no shuffles. Adjacent 16-bit products are then summed into 32-bit lanes:
 // lanes 4g…4g+3 of plane j all belong to sub-block 8h + 2j + f (g = 2h + f) and are multiplied
-// by its scale. The sixteen mins meet the activations' sub-block sums in one 32-bit product.
+// by its scale. The sixteen mins meet the activations' scaled sub-block sums in one float multiply-add.
 
 extension Q2_K: QuantizedDotFormat {
     /// Per-lane shifts that bring scale byte `8h + 2j + f` of ``spreadScales(_:)``'s lane `4g + j`
@@ -20,7 +20,7 @@ extension Q2_K: QuantizedDotFormat {
         var sum = SIMD16<Float>()
         var block = row
         var x = UnsafeRawPointer(activations.superValues)
-        var sums = UnsafeRawPointer(activations.subBlockSums)
+        var sums = UnsafeRawPointer(activations.scaledSubBlockSums)
         var scale = activations.superScales
         let shifts = scaleShifts
         for _ in 0..<(blocks / 8) {
@@ -33,11 +33,10 @@ extension Q2_K: QuantizedDotFormat {
                     &+ odd &* x.loadUnaligned(fromByteOffset: 128 * j + 64, as: SIMD32<Int16>.self)
                 products &+= IntegerLanes.pairSums(pairs) &* broadcastPlane(scales, j)
             }
-            let offsets = mins &* sums.loadUnaligned(as: SIMD16<Int32>.self)
             let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self)) * scale.pointee
-            let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self)) * scale.pointee
+            let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
             sum.addProduct(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
-            sum.addProduct(IntegerLanes.exactFloats(offsets), SIMD16(repeating: -dmin))
+            sum.addProduct(IntegerLanes.exactFloats(mins) * -dmin, sums.loadUnaligned(as: SIMD16<Float>.self))
             block += bytesPerBlock
             x += 512
             sums += 64
