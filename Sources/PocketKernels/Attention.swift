@@ -1,6 +1,6 @@
 import Foundation
 
-/// Causal attention of a group of query heads over cached half-precision keys and values.
+/// Causal attention of one query head over cached half-precision keys and values.
 ///
 /// The softmax is computed online (flash-attention style): a running maximum, a running sum,
 /// and a value accumulator that is rescaled whenever the maximum grows. How the accumulator
@@ -15,7 +15,7 @@ import Foundation
 /// operations in the same order, so results are identical to the one-pass loop, but the value
 /// updates no longer wait on each other through memory.
 public enum Attention {
-    /// Per-position scratch for ``attend(queries:group:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``.
+    /// Per-position scratch for ``attend(query:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``.
     public struct Scratch {
         /// Room for `length` rescale factors.
         public let rescales: UnsafeMutablePointer<Float>
@@ -29,64 +29,61 @@ public enum Attention {
         }
     }
 
-    /// `out[g] = Σ_j softmax_j(q_g · k_j · scale) · v_j` for the `group` query heads at
-    /// `queries` (one after another, `headDimension` floats each) over positions `0..<length`.
+    /// `out = Σ_j softmax_j(q · k_j · scale) · v_j` for one query head over positions
+    /// `0..<length`.
     ///
     /// - Parameters:
-    ///   - queries: Already rounded to half precision (the keys' precision), as llama.cpp does.
-    ///   - keys: Key row of position 0 for this key/value head; position `j` is `rowStride`
-    ///     halves further. `values` likewise.
-    ///   - out: `group × headDimension` floats.
+    ///   - query: `headDimension` floats, already rounded to half precision (the keys'
+    ///     precision), as llama.cpp does.
+    ///   - keys: Key row of position 0 for the head's key/value head; position `j` is
+    ///     `rowStride` halves further. `values` likewise.
+    ///   - out: `headDimension` floats.
     public static func attend(
-        queries: UnsafePointer<Float>, group: Int, headDimension hd: Int,
+        query: UnsafePointer<Float>, headDimension hd: Int,
         keys: UnsafePointer<Float16>, values: UnsafePointer<Float16>, rowStride: Int, length: Int,
         scale: Float, halfPrecision: Bool, scratch: Scratch, into out: UnsafeMutablePointer<Float>
     ) {
         let rescales = scratch.rescales, weights = scratch.weights
-        for g in 0..<group {
-            // Pass 1: the online softmax's decisions at every position.
-            let query = queries + g * hd
-            var maximum = -Float.infinity, sum: Float = 0
+        // Pass 1: the online softmax's decisions at every position.
+        var maximum = -Float.infinity, sum: Float = 0
+        for j in 0..<length {
+            let score = VectorMath.dot(query, keys + j * rowStride, count: hd) * scale
+            var rescale: Float = 1, weight: Float = 1
+            if score > maximum {
+                rescale = expf(maximum - score)
+                maximum = score
+            } else if score - maximum < -104 {
+                // expf is exactly +0 below about -103.97 (and takes a slow underflow path to
+                // say so): this value adds nothing.
+                weight = 0
+            } else {
+                weight = expf(score - maximum)
+            }
+            rescales[j] = rescale
+            weights[j] = weight
+            sum = sum * rescale + weight
+        }
+        // Pass 2: the same steps on the values, 64 and then 16 dimensions at a time.
+        var d = 0
+        while d + 64 <= hd {
+            replay4(values + d, rowStride, length, rescales, weights, halfPrecision, sum, out + d)
+            d += 64
+        }
+        while d + 16 <= hd {
+            replay1(values + d, rowStride, length, rescales, weights, halfPrecision, sum, out + d)
+            d += 16
+        }
+        while d < hd {
+            var y: Float = 0
             for j in 0..<length {
-                let score = VectorMath.dot(query, keys + j * rowStride, count: hd) * scale
-                var rescale: Float = 1, weight: Float = 1
-                if score > maximum {
-                    rescale = expf(maximum - score)
-                    maximum = score
-                } else if score - maximum < -104 {
-                    // expf is exactly +0 below about -103.97 (and takes a slow underflow path
-                    // to say so): this value adds nothing.
-                    weight = 0
-                } else {
-                    weight = expf(score - maximum)
+                if rescales[j] != 1 { y = halfPrecision ? Float(Float16(y * rescales[j])) : y * rescales[j] }
+                if weights[j] != 0 {
+                    y = y.addingProduct(Float(values[j * rowStride + d]), weights[j])
+                    if halfPrecision { y = Float(Float16(y)) }
                 }
-                rescales[j] = rescale
-                weights[j] = weight
-                sum = sum * rescale + weight
             }
-            // Pass 2: the same steps on the values, 64 and then 16 dimensions at a time.
-            let output = out + g * hd
-            var d = 0
-            while d + 64 <= hd {
-                replay4(values + d, rowStride, length, rescales, weights, halfPrecision, sum, output + d)
-                d += 64
-            }
-            while d + 16 <= hd {
-                replay1(values + d, rowStride, length, rescales, weights, halfPrecision, sum, output + d)
-                d += 16
-            }
-            while d < hd {
-                var y: Float = 0
-                for j in 0..<length {
-                    if rescales[j] != 1 { y = halfPrecision ? Float(Float16(y * rescales[j])) : y * rescales[j] }
-                    if weights[j] != 0 {
-                        y = y.addingProduct(Float(values[j * rowStride + d]), weights[j])
-                        if halfPrecision { y = Float(Float16(y)) }
-                    }
-                }
-                output[d] = halfPrecision ? y * (1 / sum) : y / sum
-                d += 1
-            }
+            out[d] = halfPrecision ? y * (1 / sum) : y / sum
+            d += 1
         }
     }
 

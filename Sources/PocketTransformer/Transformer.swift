@@ -224,7 +224,7 @@ public final class Transformer: @unchecked Sendable {
 
     /// Causal multi-head attention of the batch's queries over the cache: for each token `t`
     /// and head `h`, `out = Σ_j softmax_j(q·k_j / √d) · v_j` over positions `0…position+t`
-    /// (``Attention/attend(queries:group:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``).
+    /// (``Attention/attend(query:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``).
     /// Query heads share key/value heads in groups (grouped-query attention). Queries are
     /// rounded to half precision to meet the half-precision keys; prompts keep llama.cpp's
     /// half-precision value accumulator (`halfPrecision`), single-token decoding single precision.
@@ -250,7 +250,7 @@ public final class Transformer: @unchecked Sendable {
                 let query = s.q + t * q + head * hd
                 for d in 0..<hd { query[d] = Float(Float16(query[d])) }
                 Attention.attend(
-                    queries: query, group: 1, headDimension: hd,
+                    query: query, headDimension: hd,
                     keys: keys + kvHead * hd, values: values + kvHead * hd, rowStride: rowStride,
                     length: start + t + 1, scale: scale, halfPrecision: halfPrecision, scratch: scratch,
                     into: s.attention + t * q + head * hd)

@@ -21,15 +21,23 @@ import Testing
 
         func attend(halfPrecision: Bool) -> [Float] {
             var out = [Float](repeating: .nan, count: group * hd)
-            var rescales = [Float](repeating: 0, count: length), weights = [Float](repeating: 0, count: length)
+            let rescales = UnsafeMutablePointer<Float>.allocate(capacity: length)
+            let weights = UnsafeMutablePointer<Float>.allocate(capacity: length)
+            defer { rescales.deallocate(); weights.deallocate() }
+            let scratch = Attention.Scratch(rescales: rescales, weights: weights)
             queries.withUnsafeBufferPointer { q in
                 keys.withUnsafeBufferPointer { k in
                     values.withUnsafeBufferPointer { v in
-                        Attention.attend(
-                            queries: q.baseAddress!, group: group, headDimension: hd,
-                            keys: k.baseAddress! + hd, values: v.baseAddress! + hd, rowStride: rowStride,
-                            length: length, scale: 1 / Float(hd).squareRoot(), halfPrecision: halfPrecision,
-                            scratch: Attention.Scratch(rescales: &rescales, weights: &weights), into: &out)
+                        out.withUnsafeMutableBufferPointer { o in
+                            // The heads of the group share one key/value head.
+                            for g in 0..<group {
+                                Attention.attend(
+                                    query: q.baseAddress! + g * hd, headDimension: hd,
+                                    keys: k.baseAddress! + hd, values: v.baseAddress! + hd, rowStride: rowStride,
+                                    length: length, scale: 1 / Float(hd).squareRoot(), halfPrecision: halfPrecision,
+                                    scratch: scratch, into: o.baseAddress! + g * hd)
+                            }
+                        }
                     }
                 }
             }
