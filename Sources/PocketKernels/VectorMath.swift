@@ -170,11 +170,31 @@ public enum VectorMath {
         for i in 0..<count { x[i] *= inverse }
     }
 
-    /// SwiGLU: `gate[i] = silu(gate[i]) · up[i]`, with `silu(z) = z / (1 + e^-z)`.
+    /// SwiGLU on one row: `gate[i] = silu(gate[i]) · up[i]`, with `silu(z) = z / (1 + e^-z)`.
+    ///
+    /// Sixteen values at a time use ``exp(_:)-(SIMD16<Float>)``, the rest of the row the C
+    /// library's `expf`: the split llama.cpp makes on AVX-512 CPUs, so call it once per row.
     public static func swiGLU(_ gate: UnsafeMutablePointer<Float>, up: UnsafePointer<Float>, count: Int) {
+        let rg = UnsafeMutableRawPointer(gate), ru = UnsafeRawPointer(up)
+        var i = 0
+        while i + 16 <= count {
+            let g = rg.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            let u = ru.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            rg.storeBytes(of: g / (1 + exp(SIMD16(repeating: 0) - g)) * u, toByteOffset: 4 * i, as: SIMD16<Float>.self)
+            i += 16
+        }
+        while i < count {
+            gate[i] = gate[i] / (1 + expf(-gate[i])) * up[i]
+            i += 1
+        }
+    }
+
+    /// Scalar reference for ``swiGLU(_:up:count:)``, one value at a time.
+    public static func swiGLUReference(_ gate: UnsafeMutablePointer<Float>, up: UnsafePointer<Float>, count: Int) {
+        let vectorized = count - count % 16
         for i in 0..<count {
-            let g = gate[i]
-            gate[i] = g / (1 + expf(-g)) * up[i]
+            let e = i < vectorized ? expReference(0 - gate[i]) : expf(-gate[i])
+            gate[i] = gate[i] / (1 + e) * up[i]
         }
     }
 }

@@ -203,7 +203,7 @@ public final class Transformer: @unchecked Sendable {
             multiply(layer.up, s.xb, n, into: s.hidden2)                     // (n, ffn)
             record("ffn_gate-\(l)", s.hidden, n, ffn)
             record("ffn_up-\(l)", s.hidden2, n, ffn)
-            VectorMath.swiGLU(s.hidden, up: s.hidden2, count: n * ffn)
+            for t in 0..<n { VectorMath.swiGLU(s.hidden + t * ffn, up: s.hidden2 + t * ffn, count: ffn) }
             record("ffn_swiglu-\(l)", s.hidden, n, ffn)
             multiply(layer.down, s.hidden, n, into: s.xb)                    // (n, dim)
             record("ffn_out-\(l)", s.xb, n, dim)

@@ -102,8 +102,8 @@ struct SessionTests {
         #expect(session.transcript.count == 2)
     }
 
-    /// Dropping a stream's iterator should cancel generation within one token; it does not
-    /// yet (generation runs to its limit), so the expectations are a known issue.
+    /// Dropping a stream's iterator cancels generation: the turn is not committed and the
+    /// session takes the next request.
     @Test func endingAStreamEarlyCancelsGeneration() async throws {
         let session = LanguageModelSession(model: model)
         let stream = session.streamResponse(to: "Tell me a long story.", options: greedy(200))

@@ -7,11 +7,10 @@ import PocketTransformer
 @Suite(.enabled(if: TestModel.isInstalled && TestModel.hasGolden, "needs Weights/fetch and ../shared/golden"),
        .serialized)
 struct GoldenGenerationTests {
-    /// Greedy completions against llama.cpp's. The issue asks for every completion to agree
-    /// for its first 16 tokens and at least 4 of 6 in full. Pocket currently reaches 3 of 6 in
-    /// full, and one chat prompt ("haiku about fishing") departs at its 9th token, on a near-tie
-    /// (logit margin 0.05) that remaining sub-ulp differences from llama.cpp's vectorized
-    /// arithmetic decide. The achieved level is asserted; the issue's bar is a known issue.
+    /// Greedy completions against llama.cpp's: every completion agrees for its first 16
+    /// tokens and at least 4 of the 6 agree in full (issue 2's bar). Near-ties after that can
+    /// legitimately go either way: llama.cpp's result depends on its CPU's arithmetic, which
+    /// Pocket follows where it is known (AVX-512 dot-product order, the SiLU polynomial).
     @Test func greedyCompletionsMatchLlamaCpp() throws {
         let cases = try TestModel.goldenLines("greedy_shared.jsonl")
         #expect(cases.count == 6)
@@ -30,20 +29,18 @@ struct GoldenGenerationTests {
                 prompt: tokenizer.encode(prompt, parseSpecial: true), maximumTokens: count,
                 sampler: &sampler, stopTokens: tokenizer.endOfGenerationTokens
             ) { token in generated.append(token); return true }
-            if tokenizer.decode(generated) == expected { identical += 1 }
+            let same = tokenizer.decode(generated) == expected
+            if same { identical += 1 }
             // How many leading generated tokens reproduce a prefix of the reference text.
             var agreeing = 0
             while agreeing < generated.count, expected.hasPrefix(tokenizer.decode(Array(generated.prefix(agreeing + 1)))) {
                 agreeing += 1
             }
             agreeingPrefix.append(agreeing)
+            // A completion shorter than 16 tokens (it ended) must then agree in full.
+            #expect(agreeing >= 16 || same, "\(prompt.debugDescription): \(agreeing) leading tokens agree")
         }
-        #expect(identical >= 3, "\(identical) of 6 completions identical in full")
-        #expect(agreeingPrefix.allSatisfy { $0 >= 8 }, "leading tokens in agreement: \(agreeingPrefix)")
-        withKnownIssue("llama.cpp agreement short of the issue's bar; see the comment above") {
-            #expect(identical >= 4)
-            #expect(agreeingPrefix.allSatisfy { $0 >= 16 })
-        }
+        #expect(identical >= 4, "\(identical) of 6 completions identical in full; leading tokens in agreement: \(agreeingPrefix)")
     }
 
     /// Perplexity on the GPL text with llama.cpp's protocol: within 1% of 18.3914.
