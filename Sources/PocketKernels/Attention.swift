@@ -1,6 +1,7 @@
 import Foundation
 
-/// Causal attention of one query head over cached half-precision keys and values.
+/// Causal attention over cached half-precision keys and values, for the query heads that
+/// share one key/value head.
 ///
 /// The softmax is computed online (flash-attention style): a running maximum, a running sum,
 /// and a value accumulator that is rescaled whenever the maximum grows. How the accumulator
@@ -8,82 +9,125 @@ import Foundation
 /// it is rounded to half precision after every step, for single-token decoding it stays in
 /// single precision with a final division.
 ///
-/// The work is split in two passes per head with exactly the online algorithm's arithmetic:
-/// the first walks the keys and records, per position, the rescale factor and the weight the
-/// online softmax applies there; the second replays those steps on the value rows, a few
-/// 16-lane accumulators at a time kept in registers. Replaying per accumulator gives the same
+/// The work is split in two passes with exactly the online algorithm's arithmetic: the first
+/// walks the keys and records, per position, the rescale factor and the weight the online
+/// softmax applies there; the second replays those steps on the value rows, a few 16-lane
+/// accumulators at a time kept in registers. Replaying per accumulator gives the same
 /// operations in the same order, so results are identical to the one-pass loop, but the value
-/// updates no longer wait on each other through memory.
+/// updates no longer wait on each other through memory. Both passes go block by block
+/// (``blockLength`` positions), all heads of the group in turn on each block, so at long
+/// contexts the group reads its keys and values from memory once instead of once per head.
 public enum Attention {
-    /// Per-position scratch for ``attend(query:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``.
-    public struct Scratch {
-        /// Room for `length` rescale factors.
-        public let rescales: UnsafeMutablePointer<Float>
-        /// Room for `length` weights.
-        public let weights: UnsafeMutablePointer<Float>
+    /// Keys (and values) visited per round: every head of a group runs both passes over one
+    /// block before the next, so the block's rows are read from memory once for the group and
+    /// then from cache. 256 rows of a 128-dimension head are 64 KB of keys and as much of values.
+    public static let blockLength = 256
 
-        /// Wraps two caller-owned buffers of at least the longest `length` floats each.
-        public init(rescales: UnsafeMutablePointer<Float>, weights: UnsafeMutablePointer<Float>) {
-            self.rescales = rescales
-            self.weights = weights
+    /// Working memory of ``attend(queries:heads:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``.
+    public struct Scratch {
+        /// Caller-owned floats, at least ``count(heads:headDimension:)`` of them.
+        public let buffer: UnsafeMutablePointer<Float>
+
+        /// Wraps a caller-owned buffer.
+        public init(_ buffer: UnsafeMutablePointer<Float>) {
+            self.buffer = buffer
+        }
+
+        /// Floats needed for `heads` query heads of `headDimension`: per head a block of
+        /// rescale factors and weights, the value accumulator, the running maximum and sum.
+        public static func count(heads: Int, headDimension: Int) -> Int {
+            heads * (2 * blockLength + headDimension + 2)
         }
     }
 
-    /// `out = Σ_j softmax_j(q · k_j · scale) · v_j` for one query head over positions
-    /// `0..<length`.
+    /// `out_h = Σ_j softmax_j(q_h · k_j · scale) · v_j` over positions `0..<length` for
+    /// `heads` query heads that share one key/value head (grouped-query attention).
+    ///
+    /// Each head's arithmetic is exactly that of the one-pass online softmax run on its own;
+    /// the heads only take turns, block by block, so that they share the reads of the rows.
     ///
     /// - Parameters:
-    ///   - query: `headDimension` floats, already rounded to half precision (the keys'
-    ///     precision), as llama.cpp does.
-    ///   - keys: Key row of position 0 for the head's key/value head; position `j` is
+    ///   - queries: `heads × headDimension` floats, one head after the other, already rounded
+    ///     to half precision (the keys' precision), as llama.cpp does.
+    ///   - keys: Key row of position 0 of the shared key/value head; position `j` is
     ///     `rowStride` halves further. `values` likewise.
-    ///   - out: `headDimension` floats.
+    ///   - out: `heads × headDimension` floats, in the order of `queries`.
     public static func attend(
-        query: UnsafePointer<Float>, headDimension hd: Int,
+        queries: UnsafePointer<Float>, heads: Int, headDimension hd: Int,
         keys: UnsafePointer<Float16>, values: UnsafePointer<Float16>, rowStride: Int, length: Int,
         scale: Float, halfPrecision: Bool, scratch: Scratch, into out: UnsafeMutablePointer<Float>
     ) {
-        let rescales = scratch.rescales, weights = scratch.weights
-        // Pass 1: the online softmax's decisions at every position.
-        var maximum = -Float.infinity, sum: Float = 0
-        for j in 0..<length {
-            let score = VectorMath.dot(query, keys + j * rowStride, count: hd) * scale
-            var rescale: Float = 1, weight: Float = 1
-            if score > maximum {
-                rescale = expf(maximum - score)
-                maximum = score
-            } else if score - maximum < -104 {
-                // expf is exactly +0 below about -103.97 (and takes a slow underflow path to
-                // say so): this value adds nothing.
-                weight = 0
-            } else {
-                weight = expf(score - maximum)
+        let block = blockLength
+        let rescales = scratch.buffer                   // (heads, block)
+        let weights = rescales + heads * block          // (heads, block)
+        let accumulators = weights + heads * block      // (heads, hd)
+        let maxima = accumulators + heads * hd          // (heads)
+        let sums = maxima + heads                       // (heads)
+        accumulators.update(repeating: 0, count: heads * hd)
+        maxima.update(repeating: -.infinity, count: heads)
+        sums.update(repeating: 0, count: heads)
+
+        var start = 0
+        while start < length {
+            let count = min(block, length - start)
+            let k = keys + start * rowStride, v = values + start * rowStride
+            // Pass 1: the online softmax's decisions at every position of the block.
+            for h in 0..<heads {
+                let query = queries + h * hd, r = rescales + h * block, w = weights + h * block
+                var maximum = maxima[h], sum = sums[h]
+                for j in 0..<count {
+                    let score = VectorMath.dot(query, k + j * rowStride, count: hd) * scale
+                    var rescale: Float = 1, weight: Float = 1
+                    if score > maximum {
+                        rescale = expf(maximum - score)
+                        maximum = score
+                    } else if score - maximum < -104 {
+                        // expf is exactly +0 below about -103.97 (and takes a slow underflow
+                        // path to say so): this value adds nothing.
+                        weight = 0
+                    } else {
+                        weight = expf(score - maximum)
+                    }
+                    r[j] = rescale
+                    w[j] = weight
+                    sum = sum * rescale + weight
+                }
+                maxima[h] = maximum
+                sums[h] = sum
             }
-            rescales[j] = rescale
-            weights[j] = weight
-            sum = sum * rescale + weight
-        }
-        // Pass 2: the same steps on the values, 64 and then 16 dimensions at a time.
-        var d = 0
-        while d + 64 <= hd {
-            replay4(values + d, rowStride, length, rescales, weights, halfPrecision, sum, out + d)
-            d += 64
-        }
-        while d + 16 <= hd {
-            replay1(values + d, rowStride, length, rescales, weights, halfPrecision, sum, out + d)
-            d += 16
-        }
-        while d < hd {
-            var y: Float = 0
-            for j in 0..<length {
-                if rescales[j] != 1 { y = halfPrecision ? Float(Float16(y * rescales[j])) : y * rescales[j] }
-                if weights[j] != 0 {
-                    y = y.addingProduct(Float(values[j * rowStride + d]), weights[j])
-                    if halfPrecision { y = Float(Float16(y)) }
+            // Pass 2: the same steps on the values, 64 and then 16 dimensions at a time.
+            for h in 0..<heads {
+                let r = rescales + h * block, w = weights + h * block, y = accumulators + h * hd
+                var d = 0
+                while d + 64 <= hd {
+                    replay4(v + d, rowStride, count, r, w, halfPrecision, y + d)
+                    d += 64
+                }
+                while d + 16 <= hd {
+                    replay1(v + d, rowStride, count, r, w, halfPrecision, y + d)
+                    d += 16
+                }
+                while d < hd {
+                    for j in 0..<count {
+                        if r[j] != 1 { y[d] = halfPrecision ? Float(Float16(y[d] * r[j])) : y[d] * r[j] }
+                        if w[j] != 0 {
+                            y[d] = y[d].addingProduct(Float(v[j * rowStride + d]), w[j])
+                            if halfPrecision { y[d] = Float(Float16(y[d])) }
+                        }
+                    }
+                    d += 1
                 }
             }
-            out[d] = halfPrecision ? y * (1 / sum) : y / sum
-            d += 1
+            start += count
+        }
+        // The final normalization: `y · (1/sum)` for the half-precision accumulator, `y / sum`
+        // for the single-precision one (llama.cpp's two conventions).
+        for h in 0..<heads {
+            let sum = sums[h], inverse = 1 / sums[h]
+            for d in 0..<hd {
+                let y = accumulators[h * hd + d]
+                out[h * hd + d] = halfPrecision ? y * inverse : y / sum
+            }
         }
     }
 
@@ -101,20 +145,16 @@ public enum Attention {
         }
     }
 
-    /// The final normalization: `y · (1/sum)` for the half-precision accumulator, `y / sum`
-    /// for the single-precision one (llama.cpp's two conventions).
-    @inline(__always)
-    static func normalized(_ y: SIMD16<Float>, _ sum: Float, _ half: Bool) -> SIMD16<Float> {
-        half ? y * (1 / sum) : y / SIMD16(repeating: sum)
-    }
-
-    /// Pass 2 for 64 dimensions: four independent accumulators in registers.
+    /// Pass 2 for 64 dimensions of one block: four accumulators loaded into registers, the
+    /// block's steps applied, stored back.
     @inline(__always)
     static func replay4(
         _ values: UnsafePointer<Float16>, _ rowStride: Int, _ length: Int, _ rescales: UnsafePointer<Float>,
-        _ weights: UnsafePointer<Float>, _ half: Bool, _ sum: Float, _ out: UnsafeMutablePointer<Float>
+        _ weights: UnsafePointer<Float>, _ half: Bool, _ accumulators: UnsafeMutablePointer<Float>
     ) {
-        var y0 = SIMD16<Float>(), y1 = SIMD16<Float>(), y2 = SIMD16<Float>(), y3 = SIMD16<Float>()
+        let a = UnsafeMutableRawPointer(accumulators)
+        var y0 = a.load(as: SIMD16<Float>.self), y1 = a.load(fromByteOffset: 64, as: SIMD16<Float>.self)
+        var y2 = a.load(fromByteOffset: 128, as: SIMD16<Float>.self), y3 = a.load(fromByteOffset: 192, as: SIMD16<Float>.self)
         for j in 0..<length {
             let v = values + j * rowStride, r = rescales[j], w = weights[j]
             step(&y0, v, r, w, half)
@@ -122,21 +162,21 @@ public enum Attention {
             step(&y2, v + 32, r, w, half)
             step(&y3, v + 48, r, w, half)
         }
-        let o = UnsafeMutableRawPointer(out)
-        o.storeBytes(of: normalized(y0, sum, half), as: SIMD16<Float>.self)
-        o.storeBytes(of: normalized(y1, sum, half), toByteOffset: 64, as: SIMD16<Float>.self)
-        o.storeBytes(of: normalized(y2, sum, half), toByteOffset: 128, as: SIMD16<Float>.self)
-        o.storeBytes(of: normalized(y3, sum, half), toByteOffset: 192, as: SIMD16<Float>.self)
+        a.storeBytes(of: y0, as: SIMD16<Float>.self)
+        a.storeBytes(of: y1, toByteOffset: 64, as: SIMD16<Float>.self)
+        a.storeBytes(of: y2, toByteOffset: 128, as: SIMD16<Float>.self)
+        a.storeBytes(of: y3, toByteOffset: 192, as: SIMD16<Float>.self)
     }
 
-    /// Pass 2 for 16 dimensions.
+    /// Pass 2 for 16 dimensions of one block.
     @inline(__always)
     static func replay1(
         _ values: UnsafePointer<Float16>, _ rowStride: Int, _ length: Int, _ rescales: UnsafePointer<Float>,
-        _ weights: UnsafePointer<Float>, _ half: Bool, _ sum: Float, _ out: UnsafeMutablePointer<Float>
+        _ weights: UnsafePointer<Float>, _ half: Bool, _ accumulators: UnsafeMutablePointer<Float>
     ) {
-        var y = SIMD16<Float>()
+        let a = UnsafeMutableRawPointer(accumulators)
+        var y = a.load(as: SIMD16<Float>.self)
         for j in 0..<length { step(&y, values + j * rowStride, rescales[j], weights[j], half) }
-        UnsafeMutableRawPointer(out).storeBytes(of: normalized(y, sum, half), as: SIMD16<Float>.self)
+        a.storeBytes(of: y, as: SIMD16<Float>.self)
     }
 }

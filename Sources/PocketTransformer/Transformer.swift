@@ -66,7 +66,9 @@ public final class Transformer: @unchecked Sendable {
         self.weights = try TransformerWeights(file: file, configuration: configuration)
         self.batchSize = max(1, batchSize)
         self.pool = pool
-        cache = KVCache(capacity: capacity, layerCount: configuration.layerCount, rowLength: configuration.keyValueLength)
+        cache = KVCache(
+            capacity: capacity, layerCount: configuration.layerCount,
+            headCount: configuration.keyValueHeadCount, headDimension: configuration.headDimension)
         rope = RotaryEmbedding(
             dimensions: configuration.ropeDimensionCount, base: configuration.ropeFrequencyBase,
             style: (Architecture(rawValue: configuration.architecture) ?? .llama).ropeStyle, positions: capacity)
@@ -181,10 +183,12 @@ public final class Transformer: @unchecked Sendable {
                 let p = position + t
                 for h in 0..<c.headCount { rope.apply(to: s.q + t * q + h * hd, position: p) }
                 for h in 0..<c.keyValueHeadCount { rope.apply(to: s.k + t * kv + h * hd, position: p) }
-                let keys = cache.keys(layer: l, position: p), values = cache.values(layer: l, position: p)
-                for i in 0..<kv {
-                    keys[i] = Float16(s.k[t * kv + i])
-                    values[i] = Float16(s.v[t * kv + i])
+                for h in 0..<c.keyValueHeadCount {
+                    let keys = cache.keys(layer: l, head: h, position: p), values = cache.values(layer: l, head: h, position: p)
+                    for i in 0..<hd {
+                        keys[i] = Float16(s.k[t * kv + h * hd + i])
+                        values[i] = Float16(s.v[t * kv + h * hd + i])
+                    }
                 }
             }
             record("Qcur-\(l)", s.q, n, q)
@@ -224,7 +228,7 @@ public final class Transformer: @unchecked Sendable {
 
     /// Causal multi-head attention of the batch's queries over the cache: for each token `t`
     /// and head `h`, `out = Σ_j softmax_j(q·k_j / √d) · v_j` over positions `0…position+t`
-    /// (``Attention/attend(query:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``).
+    /// (``Attention/attend(queries:heads:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``).
     /// Query heads share key/value heads in groups (grouped-query attention). Queries are
     /// rounded to half precision to meet the half-precision keys; prompts keep llama.cpp's
     /// half-precision value accumulator (`halfPrecision`), single-token decoding single precision.
@@ -235,25 +239,27 @@ public final class Transformer: @unchecked Sendable {
         let scale = 1 / Float(hd).squareRoot()
         let start = position
         let threads = pool.threadCount
-        let keys = cache.keys(layer: l, position: 0), values = cache.values(layer: l, position: 0)
-        let rowStride = cache.rowLength
+        // Busiest worker's load in query heads, grouped or not; grouping wins ties.
+        let grouped = (n * kvHeads + threads - 1) / threads * group <= (n * c.headCount + threads - 1) / threads
+        let headsPerItem = grouped ? group : 1, itemsPerToken = c.headCount / headsPerItem
         pool.run { worker in
-            let scratch = Attention.Scratch(
-                rescales: s.softmaxSteps + worker * 2 * s.contextLength,
-                weights: s.softmaxSteps + (worker * 2 + 1) * s.contextLength)
-            // Work items are (token, query head) pairs, interleaved across workers so the
-            // longer rows of later tokens are shared out (and a single decoded token still has
-            // a head for every worker).
+            let scratch = Attention.Scratch(s.softmaxSteps + worker * s.attentionScratchCount)
+            // Work items are a token and the query heads of one key/value head (which then
+            // share the reads of the cached rows), interleaved across workers so the longer
+            // rows of later tokens are shared out. When there are too few such items to keep
+            // the workers evenly busy (one decoded token, 3 key/value heads on 2 threads), an
+            // item is a single query head instead.
             var item = worker
-            while item < n * c.headCount {
-                let t = item / c.headCount, head = item % c.headCount, kvHead = head / group
-                let query = s.q + t * q + head * hd
-                for d in 0..<hd { query[d] = Float(Float16(query[d])) }
+            while item < n * itemsPerToken {
+                let t = item / itemsPerToken, first = item % itemsPerToken * headsPerItem, kvHead = first / group
+                let queries = s.q + t * q + first * hd
+                for d in 0..<(headsPerItem * hd) { queries[d] = Float(Float16(queries[d])) }
                 Attention.attend(
-                    query: query, headDimension: hd,
-                    keys: keys + kvHead * hd, values: values + kvHead * hd, rowStride: rowStride,
+                    queries: queries, heads: headsPerItem, headDimension: hd,
+                    keys: cache.keys(layer: l, head: kvHead, position: 0),
+                    values: cache.values(layer: l, head: kvHead, position: 0), rowStride: hd,
                     length: start + t + 1, scale: scale, halfPrecision: halfPrecision, scratch: scratch,
-                    into: s.attention + t * q + head * hd)
+                    into: s.attention + t * q + first * hd)
                 item += threads
             }
         }
@@ -279,8 +285,10 @@ public final class Transformer: @unchecked Sendable {
 /// Scratch buffers of one forward pass, sized for a batch; allocated once per model.
 final class RunState: @unchecked Sendable {
     let x, xb, q, k, v, attention, hidden, hidden2, logits: UnsafeMutablePointer<Float>
-    /// Per worker: the rescale factors and weights of the online softmax, one per position.
+    /// Per worker: ``Attention/Scratch`` for the query heads of one key/value head.
     let softmaxSteps: UnsafeMutablePointer<Float>
+    /// Floats of `softmaxSteps` per worker.
+    let attentionScratchCount: Int
     let contextLength: Int
     let activations = Q8Activations()
     private let all: [UnsafeMutablePointer<Float>]
@@ -300,7 +308,9 @@ final class RunState: @unchecked Sendable {
         hidden = buffer(batch * c.feedForwardLength)               // (batch, ffn)
         hidden2 = buffer(batch * c.feedForwardLength)
         self.contextLength = contextLength
-        softmaxSteps = buffer(threads * 2 * contextLength)              // (threads, 2, context)
+        attentionScratchCount = Attention.Scratch.count(
+            heads: c.headCount / c.keyValueHeadCount, headDimension: c.headDimension)
+        softmaxSteps = buffer(threads * attentionScratchCount)        // (threads, scratch)
         logits = buffer(batch * c.vocabularySize)                  // (batch, vocab)
         all = [x, xb, q, k, v, attention, hidden, hidden2, logits, softmaxSteps]
     }
