@@ -21,12 +21,24 @@ enum ThroughputCommand {
         var decodeBandwidthBytesPerSecond: Double
         var machineReadBandwidthBytesPerSecond: Double
         var note: String?
+        /// With `--depth N`: one prefill of `N` tokens into a context of `N + 64`, then 64
+        /// decoded tokens at that depth (one run each).
+        var longContext: LongContext?
+    }
+
+    /// Throughput deep into a long context, where attention reads a long cache per token.
+    struct LongContext: Encodable {
+        var depth: Int
+        var contextLength: Int
+        var prefillTokensPerSecond: Double
+        var decode64TokensPerSecond: Double
     }
 
     static func run(_ argv: [String]) throws {
         var models: [String] = []
         var threads = ThreadPool.defaultThreadCount
         var repetitions = 3
+        var depth = 0
         var json = false
         var rest = argv[...]
         while let argument = rest.popFirst() {
@@ -44,6 +56,11 @@ enum ThroughputCommand {
                     throw BenchError.usage("--repetitions needs a positive number")
                 }
                 repetitions = n
+            case "--depth":
+                guard let text = rest.popFirst(), let n = Int(text), (1...1_000_000).contains(n) else {
+                    throw BenchError.usage("--depth needs a number of tokens")
+                }
+                depth = n
             case "--json": json = true
             default: throw BenchError.usage("unknown argument '\(argument)'")
             }
@@ -58,7 +75,7 @@ enum ThroughputCommand {
         var results: [Result] = []
         for path in models {
             progress("benchmarking \(path)...")
-            results.append(try measure(path, pool: pool, repetitions: repetitions, bandwidth: bandwidth))
+            results.append(try measure(path, pool: pool, repetitions: repetitions, bandwidth: bandwidth, depth: depth))
         }
         if json {
             let encoder = JSONEncoder()
@@ -110,7 +127,7 @@ enum ThroughputCommand {
         }
     }
 
-    static func measure(_ path: String, pool: ThreadPool, repetitions: Int, bandwidth: Double) throws -> Result {
+    static func measure(_ path: String, pool: ThreadPool, repetitions: Int, bandwidth: Double, depth: Int) throws -> Result {
         Machine.resetPeakResidentBytes()
         let file = try GGUFFile(contentsOf: URL(fileURLWithPath: path))
         let model = try Transformer(file: file, contextLength: 1024, batchSize: 64, pool: pool)
@@ -159,15 +176,32 @@ enum ThroughputCommand {
         let bytesPerToken = file.tensors.reduce(0) { total, tensor in
             tensor.name == "token_embd.weight" && !tied ? total : total + tensor.byteCount
         }
+        // Read before the long-context run, whose larger cache is not part of this figure.
+        let peakResidentBytes = Machine.peakResidentBytes()
+        var longContext: LongContext?
+        if depth > 0 {
+            let contextLength = min(depth + 64, model.configuration.trainedContextLength)
+            guard contextLength > 64 else {
+                throw BenchError(message: "--depth \(depth) does not fit \(path)'s trained context of \(model.configuration.trainedContextLength)")
+            }
+            progress("long context: prefill \(contextLength - 64) tokens, then decode 64...")
+            let deep = try Transformer(file: file, contextLength: contextLength, batchSize: 64, pool: pool)
+            let prompt = tokens(contextLength - 64), steps = tokens(64)
+            let prefillSeconds = try Machine.time { try deep.evaluate(prompt, logits: .last) }
+            let decodeSeconds = try Machine.time { for token in steps { _ = try deep.evaluate([token]) } }
+            longContext = LongContext(
+                depth: contextLength - 64, contextLength: contextLength,
+                prefillTokensPerSecond: Double(prompt.count) / prefillSeconds, decode64TokensPerSecond: 64 / decodeSeconds)
+        }
         return Result(
             model: URL(fileURLWithPath: path).lastPathComponent, fileBytes: file.byteCount,
             threads: pool.threadCount, cpu: Machine.cpuName(),
             prefill64TokensPerSecond: pp64, prefill512TokensPerSecond: pp512, decode128TokensPerSecond: tg128,
-            timeToFirstTokenMilliseconds: Summary(firstToken), peakResidentBytes: Machine.peakResidentBytes(),
+            timeToFirstTokenMilliseconds: Summary(firstToken), peakResidentBytes: peakResidentBytes,
             kvCacheBytes: model.cache.byteCount, decodeBytesPerToken: bytesPerToken,
             decodeBandwidthBytesPerSecond: Double(bytesPerToken) * tg128.median,
             machineReadBandwidthBytesPerSecond: bandwidth,
-            note: path.contains("synthetic") ? "random weights: throughput only" : nil)
+            note: path.contains("synthetic") ? "random weights: throughput only" : nil, longContext: longContext)
     }
 
     static func printTable(_ results: [Result], bandwidth: Double, repetitions: Int) {
@@ -187,6 +221,12 @@ enum ThroughputCommand {
                          r.machineReadBandwidthBytesPerSecond / 1e9))
             print(String(format: "  peak RSS                %.1f MB (model file %.1f MB, KV cache reserved %.1f MB)",
                          Double(r.peakResidentBytes) / 1e6, Double(r.fileBytes) / 1e6, Double(r.kvCacheBytes) / 1e6))
+            if let deep = r.longContext {
+                print("  long context (\(deep.contextLength)-token context, one run):")
+                print(String(format: "    prefill %-14@ %.1f tokens/s", "\(deep.depth) tokens" as NSString, deep.prefillTokensPerSecond))
+                print(String(format: "    decode tg64 at %-7d %.1f tokens/s (%.0f%% of tg128)", deep.depth, deep.decode64TokensPerSecond,
+                             100 * deep.decode64TokensPerSecond / r.decode128TokensPerSecond.median))
+            }
         }
     }
 

@@ -2,19 +2,20 @@ import Foundation
 
 // `pocket-bench`: throughput and memory of Pocket's engine.
 //
-//   pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--json]
+//   pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json]
 //   pocket-bench synth [--output PATH]
 //
 // Results go to stdout (a table per model, or JSON); progress to stderr.
 
 let benchUsage = """
-    usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--json]
+    usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json]
            pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
            pocket-bench grammar [--json]           grammar mask and compile timings
 
     Without --model: the default model, its q2_K requantization (written with Pocket's quantizer
     when missing) and the synthetic 3B Q2_K model, each if present in Weights/ (missing ones are
-    listed with the command that creates them).
+    listed with the command that creates them). --depth N adds, per model, one prefill of N
+    tokens into a context of N + 64 and 64 decoded tokens at that depth (long-context attention).
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())

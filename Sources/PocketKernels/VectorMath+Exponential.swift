@@ -30,12 +30,12 @@ extension VectorMath {
     @inlinable @inline(__always)
     public static func exp(_ x: SIMD16<Float>) -> SIMD16<Float> {
         typealias C = ExpConstants
-        func fma(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> {
+        @inline(__always) func fma(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> {
             var r = c
             r.addProduct(a, b)
             return r
         }
-        func splat(_ v: Float) -> SIMD16<Float> { SIMD16(repeating: v) }
+        @inline(__always) func splat(_ v: Float) -> SIMD16<Float> { SIMD16(repeating: v) }
         let z = fma(x, splat(C.log2e), splat(C.shifter))
         let n = z - splat(C.shifter)
         let b = fma(-n, splat(C.ln2Low), fma(-n, splat(C.ln2High), x))
