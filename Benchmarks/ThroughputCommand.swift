@@ -223,8 +223,8 @@ enum ThroughputCommand {
                          Double(r.peakResidentBytes) / 1e6, Double(r.fileBytes) / 1e6, Double(r.kvCacheBytes) / 1e6))
             if let deep = r.longContext {
                 print("  long context (\(deep.contextLength)-token context, one run):")
-                print(String(format: "    prefill %-14@ %.1f tokens/s", "\(deep.depth) tokens" as NSString, deep.prefillTokensPerSecond))
-                print(String(format: "    decode tg64 at %-7d %.1f tokens/s (%.0f%% of tg128)", deep.depth, deep.decode64TokensPerSecond,
+                print(String(format: "    prefill to %-10d  %.1f tokens/s", deep.depth, deep.prefillTokensPerSecond))
+                print(String(format: "    decode tg64 at %-6d  %.1f tokens/s (%.0f%% of tg128)", deep.depth, deep.decode64TokensPerSecond,
                              100 * deep.decode64TokensPerSecond / r.decode128TokensPerSecond.median))
             }
         }

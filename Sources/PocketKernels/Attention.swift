@@ -57,12 +57,47 @@ public enum Attention {
         keys: UnsafePointer<Float16>, values: UnsafePointer<Float16>, rowStride: Int, length: Int,
         scale: Float, halfPrecision: Bool, scratch: Scratch, into out: UnsafeMutablePointer<Float>
     ) {
+        let accumulators = scratch.buffer + heads * 2 * blockLength
+        let state = PartialState(
+            accumulators: accumulators, maxima: accumulators + heads * hd, sums: accumulators + heads * hd + heads)
+        accumulate(
+            queries: queries, heads: heads, headDimension: hd, keys: keys, values: values, rowStride: rowStride,
+            length: length, scale: scale, halfPrecision: halfPrecision, scratch: scratch, into: state)
+        combine(parts: 1, heads: heads, headDimension: hd, halfPrecision: halfPrecision, state, into: out)
+    }
+
+    /// The online softmax's state after some positions, for `heads` heads: the unnormalized
+    /// value accumulators (`heads × headDimension`), the running maxima and the running sums
+    /// (`heads` each). Split decoding computes one per range of positions and merges them with
+    /// ``combine(parts:heads:headDimension:halfPrecision:_:into:)``.
+    public struct PartialState {
+        /// `heads × headDimension` floats.
+        public let accumulators: UnsafeMutablePointer<Float>
+        /// `heads` floats.
+        public let maxima: UnsafeMutablePointer<Float>
+        /// `heads` floats.
+        public let sums: UnsafeMutablePointer<Float>
+
+        /// Wraps caller-owned buffers.
+        public init(accumulators: UnsafeMutablePointer<Float>, maxima: UnsafeMutablePointer<Float>, sums: UnsafeMutablePointer<Float>) {
+            self.accumulators = accumulators
+            self.maxima = maxima
+            self.sums = sums
+        }
+    }
+
+    /// The state of ``attend(queries:heads:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``
+    /// before normalization, over the positions `0..<length` of `keys` and `values` (which may
+    /// start anywhere in a cache: split decoding hands each thread a range).
+    public static func accumulate(
+        queries: UnsafePointer<Float>, heads: Int, headDimension hd: Int,
+        keys: UnsafePointer<Float16>, values: UnsafePointer<Float16>, rowStride: Int, length: Int,
+        scale: Float, halfPrecision: Bool, scratch: Scratch, into state: PartialState
+    ) {
         let block = blockLength
         let rescales = scratch.buffer                   // (heads, block)
         let weights = rescales + heads * block          // (heads, block)
-        let accumulators = weights + heads * block      // (heads, hd)
-        let maxima = accumulators + heads * hd          // (heads)
-        let sums = maxima + heads                       // (heads)
+        let accumulators = state.accumulators, maxima = state.maxima, sums = state.sums
         accumulators.update(repeating: 0, count: heads * hd)
         maxima.update(repeating: -.infinity, count: heads)
         sums.update(repeating: 0, count: heads)
@@ -120,13 +155,42 @@ public enum Attention {
             }
             start += count
         }
-        // The final normalization: `y · (1/sum)` for the half-precision accumulator, `y / sum`
-        // for the single-precision one (llama.cpp's two conventions).
-        for h in 0..<heads {
-            let sum = sums[h], inverse = 1 / sums[h]
-            for d in 0..<hd {
-                let y = accumulators[h * hd + d]
-                out[h * hd + d] = halfPrecision ? y * inverse : y / sum
+    }
+
+    /// Merges `parts` states (laid out one after the other: accumulators `(parts, heads,
+    /// headDimension)`, maxima and sums `(parts, heads)`) into normalized outputs
+    /// `heads × headDimension`.
+    ///
+    /// Each part is rescaled to the largest maximum, `e^(m_p − m)`, and the rescaled
+    /// accumulators and sums are added in part order. One part is the plain normalization:
+    /// `y · (1/sum)` for the half-precision accumulator, `y / sum` for the single-precision one
+    /// (llama.cpp's two conventions), bit for bit what a single pass gives.
+    public static func combine(
+        parts: Int, heads: Int, headDimension hd: Int, halfPrecision: Bool, _ state: PartialState,
+        into out: UnsafeMutablePointer<Float>
+    ) {
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: parts) { factors in
+            for h in 0..<heads {
+                var maximum = -Float.infinity
+                for p in 0..<parts { maximum = max(maximum, state.maxima[p * heads + h]) }
+                // Each part's rescale; an empty part (no positions, sum 0) contributes nothing.
+                for p in 0..<parts {
+                    factors[p] = state.sums[p * heads + h] == 0 ? 0 : expf(state.maxima[p * heads + h] - maximum)
+                }
+                var sum = state.sums[h]
+                if parts > 1 {
+                    sum = 0
+                    for p in 0..<parts { sum = sum.addingProduct(state.sums[p * heads + h], factors[p]) }
+                }
+                let inverse = 1 / sum
+                for d in 0..<hd {
+                    var y = state.accumulators[h * hd + d]
+                    if parts > 1 {
+                        y = 0
+                        for p in 0..<parts { y = y.addingProduct(state.accumulators[(p * heads + h) * hd + d], factors[p]) }
+                    }
+                    out[h * hd + d] = halfPrecision ? y * inverse : y / sum
+                }
             }
         }
     }

@@ -239,6 +239,10 @@ public final class Transformer: @unchecked Sendable {
         let scale = 1 / Float(hd).squareRoot()
         let start = position
         let threads = pool.threadCount
+        if n == 1 && !halfPrecision && threads > 1 && start + 1 >= Self.splitDecodingLength {
+            splitAttention(layer: l)
+            return
+        }
         // Busiest worker's load in query heads, grouped or not; grouping wins ties.
         let grouped = (n * kvHeads + threads - 1) / threads * group <= (n * c.headCount + threads - 1) / threads
         let headsPerItem = grouped ? group : 1, itemsPerToken = c.headCount / headsPerItem
@@ -265,6 +269,44 @@ public final class Transformer: @unchecked Sendable {
         }
     }
 
+    /// Cached positions from which a single decoded token's attention is split by position
+    /// across the threads (llama.cpp splits its CPU flash attention at the same length).
+    static let splitDecodingLength = 512
+
+    /// Attention of one decoded token over a long cache: each thread takes a contiguous range
+    /// of positions for every head (reading each cached row once, and as many rows as the
+    /// other threads whatever the head count), and the partial softmax states are merged
+    /// (``Attention/combine(parts:heads:headDimension:halfPrecision:_:into:)``). The merge
+    /// rescales each part by `e^(m_p − m)`, so results agree with a single pass to float
+    /// rounding rather than bit for bit.
+    private func splitAttention(layer l: Int) {
+        let c = configuration, s = state, cache = cache
+        let heads = c.headCount, kvHeads = c.keyValueHeadCount, hd = c.headDimension
+        let group = heads / kvHeads
+        let length = position + 1, threads = pool.threadCount
+        let chunk = (length + threads - 1) / threads
+        let scale = 1 / Float(hd).squareRoot()
+        for d in 0..<(heads * hd) { s.q[d] = Float(Float16(s.q[d])) }
+        let parts = Attention.PartialState(
+            accumulators: s.splitParts, maxima: s.splitParts + threads * heads * hd,
+            sums: s.splitParts + threads * heads * (hd + 1))
+        pool.run { worker in
+            let scratch = Attention.Scratch(s.softmaxSteps + worker * s.attentionScratchCount)
+            let first = min(length, worker * chunk), count = min(chunk, length - first)
+            for kvHead in 0..<kvHeads {
+                let head = worker * heads + kvHead * group   // (part, head) index
+                Attention.accumulate(
+                    queries: s.q + kvHead * group * hd, heads: group, headDimension: hd,
+                    keys: cache.keys(layer: l, head: kvHead, position: first),
+                    values: cache.values(layer: l, head: kvHead, position: first), rowStride: hd,
+                    length: count, scale: scale, halfPrecision: false, scratch: scratch,
+                    into: Attention.PartialState(
+                        accumulators: parts.accumulators + head * hd, maxima: parts.maxima + head, sums: parts.sums + head))
+            }
+        }
+        Attention.combine(parts: threads, heads: heads, headDimension: hd, halfPrecision: false, parts, into: s.attention)
+    }
+
     private func rmsNorm(_ x: UnsafePointer<Float>, _ weight: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, rows: Int) {
         let dim = configuration.embeddingLength
         for t in 0..<rows {
@@ -289,6 +331,9 @@ final class RunState: @unchecked Sendable {
     let softmaxSteps: UnsafeMutablePointer<Float>
     /// Floats of `softmaxSteps` per worker.
     let attentionScratchCount: Int
+    /// Split decoding's partial states: accumulators `(threads, heads, headDim)`, then maxima
+    /// and sums `(threads, heads)` each.
+    let splitParts: UnsafeMutablePointer<Float>
     let contextLength: Int
     let activations = Q8Activations()
     private let all: [UnsafeMutablePointer<Float>]
@@ -311,8 +356,9 @@ final class RunState: @unchecked Sendable {
         attentionScratchCount = Attention.Scratch.count(
             heads: c.headCount / c.keyValueHeadCount, headDimension: c.headDimension)
         softmaxSteps = buffer(threads * attentionScratchCount)        // (threads, scratch)
+        splitParts = buffer(threads * c.headCount * (c.headDimension + 2))  // (threads, heads, hd + 2)
         logits = buffer(batch * c.vocabularySize)                  // (batch, vocab)
-        all = [x, xb, q, k, v, attention, hidden, hidden2, logits, softmaxSteps]
+        all = [x, xb, q, k, v, attention, hidden, hidden2, logits, softmaxSteps, splitParts]
     }
 
     deinit {

@@ -44,6 +44,39 @@ import Testing
             return out
         }
 
+        /// The positions cut into `parts` ranges (the last ones may be empty), each accumulated
+        /// separately for all heads, then merged.
+        func attendSplit(parts: Int) -> [Float] {
+            var out = [Float](repeating: .nan, count: group * hd)
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: Attention.Scratch.count(heads: group, headDimension: hd))
+            let states = UnsafeMutablePointer<Float>.allocate(capacity: parts * group * (hd + 2))
+            defer { scratch.deallocate(); states.deallocate() }
+            let chunk = (length + parts - 1) / parts
+            let merged = Attention.PartialState(
+                accumulators: states, maxima: states + parts * group * hd, sums: states + parts * group * (hd + 1))
+            queries.withUnsafeBufferPointer { q in
+                keys.withUnsafeBufferPointer { k in
+                    values.withUnsafeBufferPointer { v in
+                        for p in 0..<parts {
+                            let first = min(length, p * chunk), count = min(chunk, length - first)
+                            Attention.accumulate(
+                                queries: q.baseAddress!, heads: group, headDimension: hd,
+                                keys: k.baseAddress! + first * rowStride + hd, values: v.baseAddress! + first * rowStride + hd,
+                                rowStride: rowStride, length: count, scale: 1 / Float(hd).squareRoot(), halfPrecision: false,
+                                scratch: Attention.Scratch(scratch),
+                                into: Attention.PartialState(
+                                    accumulators: merged.accumulators + p * group * hd,
+                                    maxima: merged.maxima + p * group, sums: merged.sums + p * group))
+                        }
+                        out.withUnsafeMutableBufferPointer { o in
+                            Attention.combine(parts: parts, heads: group, headDimension: hd, halfPrecision: false, merged, into: o.baseAddress!)
+                        }
+                    }
+                }
+            }
+            return out
+        }
+
         /// The one-pass online softmax, one element at a time, with the accumulator stored as
         /// `Float16` (prompts) or `Float` (decoding).
         func onePass(halfPrecision: Bool) -> [Float] {
@@ -137,6 +170,18 @@ import Testing
         for half in [false, true] {
             let grouped = c.attend(halfPrecision: half), alone = c.attend(halfPrecision: half, oneHeadAtATime: true)
             #expect(grouped.map(\.bitPattern) == alone.map(\.bitPattern), "half \(half)")
+        }
+    }
+
+    /// Split decoding: ranges of positions merged afterwards agree with one pass to float
+    /// rounding (not bit for bit: each part is rescaled once more), and with the exact softmax.
+    @Test(arguments: [(2, 600), (3, 1000), (5, 3), (2, 1)])
+    func rangesMergedAgreeWithOnePass(parts: Int, length: Int) {
+        let c = Case(hd: 64, length: length, seed: UInt64(parts * 10_000 + length), spread: 2)
+        let split = c.attendSplit(parts: parts), whole = c.attend(halfPrecision: false), exact = c.exact()
+        for i in whole.indices {
+            #expect(abs(split[i] - whole[i]) <= 2e-6 * max(1, abs(whole[i])), "element \(i): \(split[i]) vs \(whole[i])")
+            #expect(abs(Double(split[i]) - exact[i]) <= 2e-5, "element \(i): \(split[i]) vs exact \(exact[i])")
         }
     }
 

@@ -50,7 +50,7 @@ import PocketTransformer
         let a = architecture + "."
         writer.setMetadata("general.architecture", .string(architecture))
         writer.setMetadata(a + "block_count", .uint32(UInt32(s.layers)))
-        writer.setMetadata(a + "context_length", .uint32(64))
+        writer.setMetadata(a + "context_length", .uint32(1024))
         writer.setMetadata(a + "embedding_length", .uint32(UInt32(s.dim)))
         writer.setMetadata(a + "feed_forward_length", .uint32(UInt32(s.ffn)))
         writer.setMetadata(a + "attention.head_count", .uint32(UInt32(s.heads)))
@@ -156,6 +156,27 @@ import PocketTransformer
                 // ~1e-3 relative error per value, a few times that after two layers.
                 #expect(worst <= 0.02 * scale, "\(architecture) tied \(tied) position \(i): \(worst) vs scale \(scale)")
             }
+        }
+    }
+
+    /// Decoding past `Transformer.splitDecodingLength` cached positions splits each token's
+    /// attention by position across the threads and merges the parts; the logits still follow
+    /// the formulas (2 and 3 threads: even and uneven ranges).
+    @Test(arguments: [2, 3])
+    func decodingALongContextMatchesTheFormulas(threads: Int) throws {
+        let shape = Shape()
+        let tensors = Self.weights(shape, architecture: "llama", tied: true, seed: 11)
+        let file = try Self.file(shape, architecture: "llama", tied: true, tensors: tensors)
+        var random = SplitMix64(seed: 3)
+        let tokens = (0..<600).map { _ in Int(random.next() % UInt64(shape.vocabulary)) }
+        let expected = Self.reference(shape, architecture: "llama", tied: true, tensors: tensors, tokens: tokens)
+        let model = try Transformer(file: file, contextLength: 640, pool: ThreadPool(threads: threads))
+        for (i, token) in tokens.enumerated() {
+            let logits = try model.evaluate([token])
+            guard i >= 500, i % 20 == 0 || i == tokens.count - 1 else { continue }
+            let scale = expected[i].map(abs).max()!
+            let worst = zip(logits, expected[i]).map { abs(Double($0) - $1) }.max()!
+            #expect(worst <= 0.02 * scale, "\(threads) threads, position \(i): \(worst) vs scale \(scale)")
         }
     }
 
