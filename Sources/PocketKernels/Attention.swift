@@ -217,8 +217,8 @@ public enum Attention {
         _ weights: UnsafePointer<Float>, _ half: Bool, _ accumulators: UnsafeMutablePointer<Float>
     ) {
         let a = UnsafeMutableRawPointer(accumulators)
-        var y0 = a.load(as: SIMD16<Float>.self), y1 = a.load(fromByteOffset: 64, as: SIMD16<Float>.self)
-        var y2 = a.load(fromByteOffset: 128, as: SIMD16<Float>.self), y3 = a.load(fromByteOffset: 192, as: SIMD16<Float>.self)
+        var y0 = a.loadUnaligned(as: SIMD16<Float>.self), y1 = a.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+        var y2 = a.loadUnaligned(fromByteOffset: 128, as: SIMD16<Float>.self), y3 = a.loadUnaligned(fromByteOffset: 192, as: SIMD16<Float>.self)
         for j in 0..<length {
             let v = values + j * rowStride, r = rescales[j], w = weights[j]
             step(&y0, v, r, w, half)
@@ -239,7 +239,7 @@ public enum Attention {
         _ weights: UnsafePointer<Float>, _ half: Bool, _ accumulators: UnsafeMutablePointer<Float>
     ) {
         let a = UnsafeMutableRawPointer(accumulators)
-        var y = a.load(as: SIMD16<Float>.self)
+        var y = a.loadUnaligned(as: SIMD16<Float>.self)
         for j in 0..<length { step(&y, values + j * rowStride, rescales[j], weights[j], half) }
         a.storeBytes(of: y, as: SIMD16<Float>.self)
     }
