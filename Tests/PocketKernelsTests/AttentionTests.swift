@@ -23,8 +23,10 @@ import Testing
         func attend(halfPrecision: Bool, oneHeadAtATime: Bool = false) -> [Float] {
             var out = [Float](repeating: .nan, count: group * hd)
             let heads = oneHeadAtATime ? 1 : group
-            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: Attention.Scratch.count(heads: heads, headDimension: hd))
-            defer { scratch.deallocate() }
+            // One float past an allocation's start: the kernel must not assume vector alignment.
+            let allocation = UnsafeMutablePointer<Float>.allocate(capacity: Attention.Scratch.count(heads: heads, headDimension: hd) + 1)
+            defer { allocation.deallocate() }
+            let scratch = allocation + 1
             queries.withUnsafeBufferPointer { q in
                 keys.withUnsafeBufferPointer { k in
                     values.withUnsafeBufferPointer { v in
