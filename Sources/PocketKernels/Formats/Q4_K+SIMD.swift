@@ -36,10 +36,10 @@ extension Q4_K: QuantizedDotFormat {
                 for n in 0..<2 {
                     let b = 2 * c + n
                     let (low, high) = weights(bytes, n, shifts)
-                    let x = values + 128 * (first + b)
-                    let sum = (low &* IntegerLanes.activations(x, 0) &+ high &* IntegerLanes.activations(x, 1))
-                        &* UInt32(truncatingIfNeeded: scales >> (8 * b) & 0xFF)
-                    products.addProduct(IntegerLanes.exactFloats(sum), SIMD16(repeating: d * activations.scales[first + b]))
+                    let scale = UInt32(truncatingIfNeeded: scales >> (8 * b) & 0xFF)
+                    products.addProduct(
+                        IntegerLanes.blockProducts(low &* scale, high &* scale, values + 128 * (first + b)),
+                        SIMD16(repeating: d * activations.scales[first + b]))
                 }
             }
             halfSums += 64
@@ -55,10 +55,8 @@ extension Q4_K: QuantizedDotFormat {
     /// each result is bit-identical to a single product.
     @inline(never)
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        var p0 = SIMD16<Float>(), p1 = SIMD16<Float>(), p2 = SIMD16<Float>(), p3 = SIMD16<Float>()
+        var products = FourProducts(x)
         var o0 = SIMD16<Float>(), o1 = SIMD16<Float>(), o2 = SIMD16<Float>(), o3 = SIMD16<Float>()
-        let v0 = UnsafeRawPointer(x.0.values), v1 = UnsafeRawPointer(x.1.values)
-        let v2 = UnsafeRawPointer(x.2.values), v3 = UnsafeRawPointer(x.3.values)
         let h0 = UnsafeRawPointer(x.0.halfSums), h1 = UnsafeRawPointer(x.1.halfSums)
         let h2 = UnsafeRawPointer(x.2.halfSums), h3 = UnsafeRawPointer(x.3.halfSums)
         var block = row
@@ -78,20 +76,12 @@ extension Q4_K: QuantizedDotFormat {
                     let b = 8 * sb + 2 * c + n
                     let scale = UInt32(truncatingIfNeeded: scales >> (8 * (2 * c + n)) & 0xFF)
                     let (low, high) = weights(bytes, n, shifts)
-                    let scaledLow = low &* scale, scaledHigh = high &* scale
-                    @inline(__always) func term(_ v: UnsafeRawPointer) -> SIMD16<Float> {
-                        IntegerLanes.exactFloats(scaledLow &* IntegerLanes.activations(v + 128 * b, 0)
-                            &+ scaledHigh &* IntegerLanes.activations(v + 128 * b, 1))
-                    }
-                    p0.addProduct(term(v0), SIMD16(repeating: d * x.0.scales[b]))
-                    p1.addProduct(term(v1), SIMD16(repeating: d * x.1.scales[b]))
-                    p2.addProduct(term(v2), SIMD16(repeating: d * x.2.scales[b]))
-                    p3.addProduct(term(v3), SIMD16(repeating: d * x.3.scales[b]))
+                    products.add(low &* scale, high &* scale, block: b, scale: d)
                 }
             }
             block += bytesPerBlock
         }
-        return SIMD4(p0.sum() - o0.sum(), p1.sum() - o1.sum(), p2.sum() - o2.sum(), p3.sum() - o3.sum())
+        return products.sums - SIMD4(o0.sum(), o1.sum(), o2.sum(), o3.sum())
     }
 
     /// The eight 6-bit scales (byte s of the result: sub-block s) and the eight mins spread

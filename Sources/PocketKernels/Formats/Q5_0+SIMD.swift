@@ -19,8 +19,7 @@ extension Q5_0: QuantizedDotFormat {
         for b in 0..<blocks {
             let d = IntegerLanes.half(block, dOffset)
             let (low, high) = weights(block, shifts, highShifts)
-            let sum = low &* IntegerLanes.activations(values, 0) &+ high &* IntegerLanes.activations(values, 1)
-            products.addProduct(IntegerLanes.exactFloats(sum), SIMD16(repeating: d * activations.scales[b]))
+            products.addProduct(IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
             block += bytesPerBlock
             values += 128
         }
@@ -32,25 +31,16 @@ extension Q5_0: QuantizedDotFormat {
     /// each result is bit-identical to a single product.
     @inline(never)
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        var p0 = SIMD16<Float>(), p1 = SIMD16<Float>(), p2 = SIMD16<Float>(), p3 = SIMD16<Float>()
-        let v0 = UnsafeRawPointer(x.0.values), v1 = UnsafeRawPointer(x.1.values)
-        let v2 = UnsafeRawPointer(x.2.values), v3 = UnsafeRawPointer(x.3.values)
+        var products = FourProducts(x)
         let shifts = IntegerLanes.byteShifts, highShifts = highBitShifts
         var block = row
         for b in 0..<blocks {
             let d = IntegerLanes.half(block, dOffset)
             let (low, high) = weights(block, shifts, highShifts)
-            @inline(__always) func term(_ v: UnsafeRawPointer) -> SIMD16<Float> {
-                IntegerLanes.exactFloats(low &* IntegerLanes.activations(v + 128 * b, 0)
-                    &+ high &* IntegerLanes.activations(v + 128 * b, 1))
-            }
-            p0.addProduct(term(v0), SIMD16(repeating: d * x.0.scales[b]))
-            p1.addProduct(term(v1), SIMD16(repeating: d * x.1.scales[b]))
-            p2.addProduct(term(v2), SIMD16(repeating: d * x.2.scales[b]))
-            p3.addProduct(term(v3), SIMD16(repeating: d * x.3.scales[b]))
+            products.add(low, high, block: b, scale: d)
             block += bytesPerBlock
         }
-        return SIMD4(p0.sum(), p1.sum(), p2.sum(), p3.sum())
+        return products.sums
     }
 
     /// The block's 32 weights minus 16, lane-ordered, as two's-complement lanes: the low half

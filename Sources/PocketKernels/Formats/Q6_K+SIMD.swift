@@ -26,9 +26,7 @@ extension Q6_K: QuantizedDotFormat {
             // are loop invariants (a loop here stays a loop and recomputes them).
             @inline(__always) func step(_ b: Int) {
                 let (low, high) = weights(block, b, shifts)
-                let x = values + 128 * b
-                let sum = low &* IntegerLanes.activations(x, 0) &+ high &* IntegerLanes.activations(x, 1)
-                products.addProduct(IntegerLanes.exactFloats(sum), SIMD16(repeating: d * scales[b]))
+                products.addProduct(IntegerLanes.blockProducts(low, high, values + 128 * b), SIMD16(repeating: d * scales[b]))
             }
             step(0); step(1); step(2); step(3); step(4); step(5); step(6); step(7)
             block += bytesPerBlock
@@ -44,9 +42,7 @@ extension Q6_K: QuantizedDotFormat {
     /// each result is bit-identical to a single product.
     @inline(never)
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        var p0 = SIMD16<Float>(), p1 = SIMD16<Float>(), p2 = SIMD16<Float>(), p3 = SIMD16<Float>()
-        let v0 = UnsafeRawPointer(x.0.values), v1 = UnsafeRawPointer(x.1.values)
-        let v2 = UnsafeRawPointer(x.2.values), v3 = UnsafeRawPointer(x.3.values)
+        var products = FourProducts(x)
         var block = row
         let shifts = IntegerLanes.byteShifts
         for sb in 0..<(blocks / 8) {
@@ -54,19 +50,12 @@ extension Q6_K: QuantizedDotFormat {
             @inline(__always) func step(_ local: Int) {
                 let b = 8 * sb + local
                 let (low, high) = weights(block, local, shifts)
-                @inline(__always) func term(_ v: UnsafeRawPointer) -> SIMD16<Float> {
-                    IntegerLanes.exactFloats(low &* IntegerLanes.activations(v + 128 * b, 0)
-                        &+ high &* IntegerLanes.activations(v + 128 * b, 1))
-                }
-                p0.addProduct(term(v0), SIMD16(repeating: d * x.0.scales[b]))
-                p1.addProduct(term(v1), SIMD16(repeating: d * x.1.scales[b]))
-                p2.addProduct(term(v2), SIMD16(repeating: d * x.2.scales[b]))
-                p3.addProduct(term(v3), SIMD16(repeating: d * x.3.scales[b]))
+                products.add(low, high, block: b, scale: d)
             }
             step(0); step(1); step(2); step(3); step(4); step(5); step(6); step(7)
             block += bytesPerBlock
         }
-        return SIMD4(p0.sum(), p1.sum(), p2.sum(), p3.sum())
+        return products.sums
     }
 
     /// The lane-ordered weights `sc_s·(q − 32)` of activation block `b` (0…7 in the
