@@ -194,6 +194,8 @@ public final class Transformer: @unchecked Sendable {
             record("Qcur-\(l)", s.q, n, q)
             record("Kcur-\(l)", s.k, n, kv)
             record("Vcur-\(l)", s.v, n, kv)
+            // Queries meet the half-precision keys in half precision, as in llama.cpp.
+            for i in 0..<(n * q) { s.q[i] = Float(Float16(s.q[i])) }
             attention(layer: l, tokens: n, halfPrecision: isPrompt)          // (n, q) into s.attention
             multiply(layer.output, s.attention, n, into: s.xb)               // (n, dim)
             record("attn_out-\(l)", s.xb, n, dim)
@@ -229,8 +231,8 @@ public final class Transformer: @unchecked Sendable {
     /// Causal multi-head attention of the batch's queries over the cache: for each token `t`
     /// and head `h`, `out = Σ_j softmax_j(q·k_j / √d) · v_j` over positions `0…position+t`
     /// (``Attention/attend(queries:heads:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``).
-    /// Query heads share key/value heads in groups (grouped-query attention). Queries are
-    /// rounded to half precision to meet the half-precision keys; prompts keep llama.cpp's
+    /// Query heads share key/value heads in groups (grouped-query attention). Queries arrive
+    /// rounded to half precision (by `forward`) to meet the half-precision keys; prompts keep llama.cpp's
     /// half-precision value accumulator (`halfPrecision`), single-token decoding single precision.
     private func attention(layer l: Int, tokens n: Int, halfPrecision: Bool) {
         let c = configuration, s = state, cache = cache
@@ -257,7 +259,6 @@ public final class Transformer: @unchecked Sendable {
             while item < n * itemsPerToken {
                 let t = item / itemsPerToken, first = item % itemsPerToken * headsPerItem, kvHead = first / group
                 let queries = s.q + t * q + first * hd
-                for d in 0..<(headsPerItem * hd) { queries[d] = Float(Float16(queries[d])) }
                 Attention.attend(
                     queries: queries, heads: headsPerItem, headDimension: hd,
                     keys: cache.keys(layer: l, head: kvHead, position: 0),
@@ -286,7 +287,6 @@ public final class Transformer: @unchecked Sendable {
         let length = position + 1, threads = pool.threadCount
         let chunk = (length + threads - 1) / threads
         let scale = 1 / Float(hd).squareRoot()
-        for d in 0..<(heads * hd) { s.q[d] = Float(Float16(s.q[d])) }
         let parts = Attention.PartialState(
             accumulators: s.splitParts, maxima: s.splitParts + threads * heads * hd,
             sums: s.splitParts + threads * heads * (hd + 1))
