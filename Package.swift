@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"], exclude: ["Fixtures"]),
         .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF"]),
+        .testTarget(name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PocketTransformerTests",
             dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"]),

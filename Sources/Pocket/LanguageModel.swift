@@ -17,15 +17,21 @@ public protocol LanguageModel: Sendable {
 ///
 /// A context is used by one request at a time (the session guarantees it).
 public protocol LanguageModelContext: AnyObject {
-    /// The number of tokens `messages` take, with the opening of a reply if `addGenerationPrompt`.
-    func tokenCount(of messages: [LanguageModelMessage], addGenerationPrompt: Bool) -> Int
+    /// The number of tokens `request`'s conversation and tool definitions take, with the
+    /// opening of the reply.
+    func tokenCount(of request: LanguageModelRequest) -> Int
 
-    /// Evaluates `messages` ahead of time so a later request that starts with them is faster.
-    func prefill(_ messages: [LanguageModelMessage]) throws
+    /// Evaluates `request`'s conversation (without the opening of a reply) ahead of time, so a
+    /// later request that starts with it is faster.
+    func prefill(_ request: LanguageModelRequest) throws
 
     /// Generates the assistant's reply to `request.messages`.
     ///
-    /// - Parameter onText: Receives the reply's text as it grows (each call: new text only).
+    /// A model that offers ``LanguageModelRequest/tools`` renders them in its own chat format
+    /// and decides, as the reply begins, whether it is an answer or a tool call.
+    ///
+    /// - Parameter onText: Receives the reply's text as it grows (each call: new text only;
+    ///   never the text of a tool call).
     /// - Throws: ``LanguageModelContextError`` when the context window fills up;
     ///   `CancellationError` when the task is cancelled (checked before every token).
     func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) throws -> LanguageModelReply
@@ -46,15 +52,52 @@ public struct LanguageModelMessage: Sendable, Equatable, Hashable {
         case system, user, assistant, tool
     }
 
+    /// A call to a tool in an assistant message.
+    public struct ToolCall: Sendable, Equatable, Hashable {
+        /// The tool's name.
+        public var name: String
+        /// The arguments, as JSON text (an object).
+        public var argumentsJSON: String
+
+        /// Creates a call.
+        public init(name: String, argumentsJSON: String) {
+            self.name = name
+            self.argumentsJSON = argumentsJSON
+        }
+    }
+
     /// The author.
     public var role: Role
     /// The text, which a model encodes as plain text (never as special tokens).
     public var content: String
+    /// The tools an assistant message calls (empty for answers and other roles).
+    public var toolCalls: [ToolCall]
 
     /// Creates a message.
-    public init(role: Role, content: String) {
+    public init(role: Role, content: String, toolCalls: [ToolCall] = []) {
         self.role = role
         self.content = content
+        self.toolCalls = toolCalls
+    }
+}
+
+/// A tool a request offers to the model.
+public struct LanguageModelToolDefinition: Sendable, Equatable, Hashable {
+    /// The tool's name.
+    public var name: String
+    /// What the tool does.
+    public var description: String
+    /// The JSON Schema text of the arguments (an object).
+    public var parametersJSON: String
+    /// Whether the model is shown the arguments' schema (calls are constrained to it either way).
+    public var includesSchemaInInstructions: Bool
+
+    /// Creates a definition.
+    public init(name: String, description: String, parametersJSON: String, includesSchemaInInstructions: Bool = true) {
+        self.name = name
+        self.description = description
+        self.parametersJSON = parametersJSON
+        self.includesSchemaInInstructions = includesSchemaInInstructions
     }
 }
 
@@ -64,43 +107,33 @@ public struct LanguageModelRequest: Sendable {
     public var messages: [LanguageModelMessage]
     /// Sampling settings.
     public var options: GenerationOptions
-    /// JSON Schema text the whole reply must follow, or `nil` for free text.
+    /// JSON Schema text the reply must follow when it is an answer, or `nil` for free text.
     public var schema: String?
-    /// How the model may call tools instead of answering, or `nil` when no tools are available.
-    public var toolCalls: ToolCallFormat?
+    /// Tools the model may call instead of answering (also with a ``schema``: the reply is then
+    /// either a call or the structured value).
+    public var tools: [LanguageModelToolDefinition]
+    /// Whether the reply may call one of ``tools``. `false` keeps the tools in the rendered
+    /// conversation (and the cache) but asks for an answer: the session sets it after a model
+    /// repeated a call it already has the output of.
+    public var allowsToolCalls: Bool
 
     /// Creates a request.
     public init(
         messages: [LanguageModelMessage], options: GenerationOptions = GenerationOptions(),
-        schema: String? = nil, toolCalls: ToolCallFormat? = nil
+        schema: String? = nil, tools: [LanguageModelToolDefinition] = [], allowsToolCalls: Bool = true
     ) {
         self.messages = messages
         self.options = options
         self.schema = schema
-        self.toolCalls = toolCalls
-    }
-}
-
-/// How a reply calls tools: a marker, then a JSON array of calls following a schema.
-///
-/// A reply that starts with ``marker`` (after optional whitespace) is a tool call; the rest of
-/// the reply is then constrained to ``schema``. Any other reply is an answer.
-public struct ToolCallFormat: Sendable, Equatable {
-    /// The text that opens a call (`<tool_call>`).
-    public var marker: String
-    /// JSON Schema text of the array of calls (`[{"name": …, "arguments": {…}}]`).
-    public var schema: String
-
-    /// Creates a format.
-    public init(marker: String = "<tool_call>", schema: String) {
-        self.marker = marker
-        self.schema = schema
+        self.tools = tools
+        self.allowsToolCalls = allowsToolCalls
     }
 }
 
 /// A model's reply.
 public struct LanguageModelReply: Sendable {
-    /// The reply's text (for a tool call: the JSON array after the marker).
+    /// The reply's text; for a tool call, the calls as JSON: one `{"name": …, "arguments": …}`
+    /// object or an array of them.
     public var text: String
     /// Whether the reply is a tool call.
     public var isToolCall: Bool

@@ -79,7 +79,7 @@ public final class LanguageModelSession: @unchecked Sendable {
         defer { state.withLock { $0.isResponding = false } }
         var messages = Self.render(transcript)
         if let promptPrefix { messages.append(LanguageModelMessage(role: .user, content: promptPrefix.text)) }
-        try? modelContext().prefill(messages)
+        try? modelContext().prefill(LanguageModelRequest(messages: messages, tools: Self.toolDefinitions(in: transcript)))
     }
 
     private func modelContext() throws -> any LanguageModelContext {
@@ -91,30 +91,15 @@ public final class LanguageModelSession: @unchecked Sendable {
 
     // MARK: - Rendering
 
-    /// The instructions text with the tool definitions and the tool-call format.
-    static func toolInstructions(_ definitions: [Transcript.ToolDefinition], marker: String) -> String {
-        guard !definitions.isEmpty else { return "" }
-        var text = """
-            You can call tools. To call tools, reply with \(marker) followed by a JSON array of calls, \
-            each {"name": tool name, "arguments": {…}}, and nothing else. Otherwise answer normally. Tools:
-            """
-        for d in definitions {
-            text += "\n- \(d.name): \(d.description)"
-            if d.includesSchemaInInstructions != false { text += " Arguments: \(d.parametersJSON)" }
-        }
-        return text
-    }
-
     /// The transcript as chat messages. User and tool text stays text: the model encodes it
-    /// without special-token parsing, so it cannot open or close a turn.
+    /// without special-token parsing, so it cannot open or close a turn. Tool definitions are
+    /// not part of the messages: requests carry them, and the model shows them in its format.
     static func render(_ transcript: some Sequence<Transcript.Entry>) -> [LanguageModelMessage] {
         var messages: [LanguageModelMessage] = []
         for entry in transcript {
             switch entry {
             case .instructions(let e):
-                let tools = Self.toolInstructions(e.toolDefinitions, marker: Self.toolCallMarker)
-                let text = [e.segments.text, tools].filter { !$0.isEmpty }.joined(separator: "\n\n")
-                messages.append(.init(role: .system, content: text))
+                messages.append(.init(role: .system, content: e.segments.text))
             case .prompt(let e):
                 var text = e.segments.text
                 if let format = e.responseFormat, format.includedInPrompt == true {
@@ -122,8 +107,9 @@ public final class LanguageModelSession: @unchecked Sendable {
                 }
                 messages.append(.init(role: .user, content: text))
             case .toolCalls(let e):
-                let calls = e.calls.map { "{\"name\":\(GeneratedContent(kind: .string($0.toolName)).jsonString),\"arguments\":\($0.arguments.jsonString)}" }
-                messages.append(.init(role: .assistant, content: Self.toolCallMarker + "[" + calls.joined(separator: ",") + "]"))
+                messages.append(.init(role: .assistant, content: "", toolCalls: e.calls.map {
+                    .init(name: $0.toolName, argumentsJSON: $0.arguments.jsonString)
+                }))
             case .toolOutput(let e):
                 messages.append(.init(role: .tool, content: e.segments.text))
             case .response(let e):
@@ -133,21 +119,19 @@ public final class LanguageModelSession: @unchecked Sendable {
         return messages
     }
 
+    /// The tools a transcript's instructions define, as a request offers them.
+    static func toolDefinitions(in transcript: some Sequence<Transcript.Entry>) -> [LanguageModelToolDefinition] {
+        transcript.flatMap { entry -> [LanguageModelToolDefinition] in
+            guard case .instructions(let e) = entry else { return [] }
+            return e.toolDefinitions.map {
+                LanguageModelToolDefinition(name: $0.name, description: $0.description, parametersJSON: $0.parametersJSON,
+                                            includesSchemaInInstructions: $0.includesSchemaInInstructions != false)
+            }
+        }
+    }
+
     /// What precedes a schema shown to the model in a prompt.
     static let schemaHint = "\n\nRespond with JSON that follows this JSON Schema:\n"
-
-    /// The marker that opens a tool call in a reply (the default model has no native one).
-    static let toolCallMarker = "<tool_call>"
-
-    /// JSON Schema text of an array of calls to the given tools.
-    static func toolCallSchema(_ definitions: [Transcript.ToolDefinition]) -> String {
-        let choices = definitions.map { d in
-            "{\"type\":\"object\",\"properties\":{\"name\":{\"const\":\(GeneratedContent(kind: .string(d.name)).jsonString)},"
-                + "\"arguments\":\(d.parametersJSON)},\"required\":[\"name\",\"arguments\"],\"x-order\":[\"name\",\"arguments\"],"
-                + "\"additionalProperties\":false}"
-        }
-        return "{\"type\":\"array\",\"minItems\":1,\"items\":{\"anyOf\":[\(choices.joined(separator: ","))]}}"
-    }
 
     // MARK: - Running a request
 
@@ -193,17 +177,19 @@ public final class LanguageModelSession: @unchecked Sendable {
         format?.includedInPrompt = includeSchemaInPrompt
         var newEntries: [Transcript.Entry] = [.prompt(.init(
             segments: [.text(.init(content: promptText))], options: options, responseFormat: format))]
-        let definitions = transcript.compactMap { entry -> [Transcript.ToolDefinition]? in
-            if case .instructions(let e) = entry { return e.toolDefinitions } else { return nil }
-        }.flatMap { $0 }
-        let toolFormat = definitions.isEmpty || schema != nil
-            ? nil : ToolCallFormat(marker: Self.toolCallMarker, schema: Self.toolCallSchema(definitions))
+        let definitions = Self.toolDefinitions(in: transcript)
+        // Calls already answered in this request: a model that repeats one is looping, and
+        // may not call in its next round, so it answers from the outputs it has.
+        var answeredCalls: Set<String> = []
+        var allowsToolCalls = true
 
         let context = try modelContext()
         var usage = Usage()
         for _ in 0..<16 {
-            let messages = Self.render(Array(transcript) + newEntries)
-            let needed = context.tokenCount(of: messages, addGenerationPrompt: true)
+            let request = LanguageModelRequest(
+                messages: Self.render(Array(transcript) + newEntries), options: options, schema: schemaJSON,
+                tools: definitions, allowsToolCalls: allowsToolCalls)
+            let needed = context.tokenCount(of: request)
             guard needed < model.contextSize else {
                 throw GenerationError.exceededContextWindowSize(.init(
                     debugDescription: "the request needs \(needed) tokens before the response; the context size is \(model.contextSize)"))
@@ -211,9 +197,7 @@ public final class LanguageModelSession: @unchecked Sendable {
             let reply: LanguageModelReply
             do {
                 var accumulated = ""
-                reply = try context.generate(
-                    LanguageModelRequest(messages: messages, options: options, schema: schemaJSON, toolCalls: toolFormat)
-                ) { piece in
+                reply = try context.generate(request) { piece in
                     accumulated += piece
                     try onText(accumulated)
                 }
@@ -229,6 +213,12 @@ public final class LanguageModelSession: @unchecked Sendable {
             usage.add(reply.usage)
             if reply.isToolCall {
                 let calls = try parseToolCalls(reply.text)
+                let keys = calls.map { $0.toolName + "\u{0}" + $0.arguments.jsonString }
+                if keys.allSatisfy(answeredCalls.contains) {
+                    allowsToolCalls = false
+                    continue
+                }
+                answeredCalls.formUnion(keys)
                 newEntries.append(.toolCalls(.init(calls)))
                 newEntries += try await runTools(calls)
                 continue
@@ -254,9 +244,16 @@ public final class LanguageModelSession: @unchecked Sendable {
         throw GenerationError.decodingFailure(.init(debugDescription: "the model kept calling tools for 16 rounds without answering"))
     }
 
+    /// The calls of a reply: one call object, or an array of them.
     private func parseToolCalls(_ json: String) throws -> [Transcript.ToolCall] {
-        guard let content = try? GeneratedContent(json: json), case .array(let items) = content.kind else {
-            throw GenerationError.decodingFailure(.init(debugDescription: "the tool call is not a JSON array: \(json)"))
+        guard let content = try? GeneratedContent(json: json) else {
+            throw GenerationError.decodingFailure(.init(debugDescription: "the tool call is not JSON: \(json)"))
+        }
+        let items: [GeneratedContent]
+        switch content.kind {
+        case .array(let array): items = array
+        case .structure: items = [content]
+        default: throw GenerationError.decodingFailure(.init(debugDescription: "the tool call is not a JSON object or array: \(json)"))
         }
         return try items.map { item in
             guard case .structure(let properties, _) = item.kind,

@@ -17,10 +17,16 @@ extension SystemLanguageModel {
         try textTokens(instructions.text)
     }
 
-    /// The number of tokens the definitions of `tools` add to the instructions.
+    /// The number of tokens the definitions of `tools` add to the instructions, in the
+    /// model's own tool format when its chat template has one.
     public func tokenCount(for tools: [any Tool]) async throws -> Int {
         let definitions = try tools.map { try Transcript.ToolDefinition(tool: $0) }
-        return try textTokens(LanguageModelSession.toolInstructions(definitions, marker: LanguageModelSession.toolCallMarker))
+        let entries = [Transcript.Entry.instructions(.init(segments: [], toolDefinitions: definitions))]
+        let rendering = try loadedModel().rendering
+        let messages = LanguageModelSession.render(entries)
+        let with = rendering.tokens(.init(messages: messages, tools: LanguageModelSession.toolDefinitions(in: entries)), addGenerationPrompt: false)
+        let without = rendering.tokens(.init(messages: messages), addGenerationPrompt: false)
+        return with.count - without.count
     }
 
     /// The number of tokens a schema takes when it is included in a prompt.
@@ -28,13 +34,11 @@ extension SystemLanguageModel {
         try textTokens(schema.jsonSchemaString())
     }
 
-    /// The number of tokens transcript entries take as a conversation, chat markers included.
+    /// The number of tokens transcript entries take as a conversation, chat markers and tool
+    /// definitions included.
     public func tokenCount(for entries: some Collection<Transcript.Entry>) async throws -> Int {
-        let model = try loadedModel()
-        let messages = LanguageModelSession.render(entries).map {
-            ChatMessage(role: ChatMessage.Role(rawValue: $0.role.rawValue) ?? .user, content: $0.content)
-        }
-        // The template's default system prompt is only counted when the entries include one.
-        return model.template.encode(model.template.segments(for: messages, addGenerationPrompt: false), with: model.tokenizer).count
+        let request = LanguageModelRequest(
+            messages: LanguageModelSession.render(entries), tools: LanguageModelSession.toolDefinitions(in: entries))
+        return try loadedModel().rendering.tokens(request, addGenerationPrompt: false).count
     }
 }

@@ -6,7 +6,7 @@ import PocketTransformer
 /// An on-device language model: a GGUF file run by Pocket's transformer.
 ///
 /// ``default`` is found in this order: the file named by the `POCKET_MODEL` environment
-/// variable, then `Weights/SmolLM2-135M-Instruct.Q4_1.gguf` in the Pocket package checkout
+/// variable, then `Weights/Qwen2.5-Coder-0.5B-Instruct.gguf` in the Pocket package checkout
 /// this library was built from. Any other GGUF model loads with ``init(contentsOf:contextSize:useCase:guardrails:)``.
 public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// What a model is used for.
@@ -82,6 +82,9 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
         let tokenizer: Tokenizer
         let template: ChatTemplate
         let trainedContext: Int
+
+        /// How the model's chat template renders requests.
+        var rendering: ChatRendering { ChatRendering(template: template, tokenizer: tokenizer) }
     }
 
     private init(url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default) {
@@ -164,13 +167,17 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// The loaded model, or the loading error.
     func loadedModel() throws -> Loaded { try loaded.get() }
 
+    /// The default model's file, relative to the package root: Qwen2.5-Coder-0.5B-Instruct
+    /// (Q5_0 + Q8_0, Apache-2.0), installed by `Weights/fetch`.
+    static let defaultModelPath = "Weights/Qwen2.5-Coder-0.5B-Instruct.gguf"
+
     /// `POCKET_MODEL`, then the checkout's default file.
     static func locateDefault() -> URL {
         if let path = ProcessInfo.processInfo.environment["POCKET_MODEL"] { return URL(fileURLWithPath: path) }
         // Sources/Pocket/SystemLanguageModel.swift -> package root is three levels up.
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }
-        return root.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
+        return root.appendingPathComponent(defaultModelPath)
     }
 }
 

@@ -21,6 +21,15 @@ final class TransformerContext: LanguageModelContext {
             model.tokenizer.isSpecial($0) ? [] : model.tokenizer.bytes(of: $0)
         },
         endOfGeneration: model.tokenizer.endOfGenerationTokens)
+    /// Tokens whose text starts (after whitespace) with ASCII punctuation: the openings of a
+    /// bare tool call (`{`), or of one wrapped in a code fence, parentheses or brackets. A prose
+    /// answer starts with a letter or digit.
+    private lazy var bareCallOpeningTokens: [Int] = (0..<model.tokenizer.vocabularySize).filter { id in
+        guard !model.tokenizer.isSpecial(id), let first = model.tokenizer.bytes(of: id).first(where: { $0 != 0x20 && $0 != 0x0A }) else {
+            return false
+        }
+        return first < 0x80 && (first < 0x30 || (first > 0x39 && first < 0x41) || (first > 0x5A && first < 0x61) || first > 0x7A)
+    }
     /// Compiled grammars by schema text (sessions reuse one schema across turns).
     private var grammars: [String: CompiledGrammar] = [:]
 
@@ -29,18 +38,15 @@ final class TransformerContext: LanguageModelContext {
         transformer = try Transformer(file: model.file, contextLength: contextSize)
     }
 
-    /// The conversation as tokens: template markers as special tokens, text never parsed.
-    private func tokens(_ messages: [LanguageModelMessage], addGenerationPrompt: Bool) -> [Int] {
-        let chat = messages.map { ChatMessage(role: ChatMessage.Role(rawValue: $0.role.rawValue) ?? .user, content: $0.content) }
-        return model.template.encode(chat, addGenerationPrompt: addGenerationPrompt, with: model.tokenizer)
+    /// How the model's chat template renders requests.
+    private var rendering: ChatRendering { model.rendering }
+
+    func tokenCount(of request: LanguageModelRequest) -> Int {
+        rendering.tokens(request, addGenerationPrompt: true).count
     }
 
-    func tokenCount(of messages: [LanguageModelMessage], addGenerationPrompt: Bool) -> Int {
-        tokens(messages, addGenerationPrompt: addGenerationPrompt).count
-    }
-
-    func prefill(_ messages: [LanguageModelMessage]) throws {
-        _ = try extend(to: tokens(messages, addGenerationPrompt: false), needsLogits: false)
+    func prefill(_ request: LanguageModelRequest) throws {
+        _ = try extend(to: rendering.tokens(request, addGenerationPrompt: false), needsLogits: false)
     }
 
     /// Makes the cache hold exactly `target`, evaluating only the part after the common prefix.
@@ -72,11 +78,14 @@ final class TransformerContext: LanguageModelContext {
         return (logits, common)
     }
 
-    private func grammar(for schema: String) throws -> CompiledGrammar {
-        if let grammar = grammars[schema] { return grammar }
+    /// The compiled grammar of `schema`; `whitespace` lets calls keep the spacing of the
+    /// template's `tojson` (`{"name": "f", "arguments": {…}}`), which small models follow.
+    private func grammar(for schema: String, whitespace: CompiledGrammar.Whitespace = .compact) throws -> CompiledGrammar {
+        let key = whitespace == .compact ? schema : "ws:" + schema
+        if let grammar = grammars[key] { return grammar }
         do {
-            let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: schema))
-            grammars[schema] = grammar
+            let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: schema), whitespace: whitespace)
+            grammars[key] = grammar
             return grammar
         } catch {
             throw LanguageModelSession.GenerationError.unsupportedGuide(.init(
@@ -87,11 +96,13 @@ final class TransformerContext: LanguageModelContext {
     func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) throws -> LanguageModelReply {
         let clock = ContinuousClock()
         let started = clock.now
-        let prompt = tokens(request.messages, addGenerationPrompt: true)
+        let tokenizer = model.tokenizer
+        let prompt = rendering.tokens(request, addGenerationPrompt: true)
         var (logits, reused) = try extend(to: prompt, needsLogits: true)
         var usage = Usage(inputTokens: prompt.count - reused, cachedTokens: reused)
 
         let (temperature, topK, topP, seed) = request.options.resolved
+        let penalty = request.options.resolvedPenalty
         var sampler = Sampler(SamplingParameters(temperature: temperature, topK: topK, topP: topP, seed: seed))
         let constrainedParameters = ConstrainedSampler.Parameters(temperature: temperature, topK: topK, topP: topP, seed: seed)
         var constrained: (matcher: GrammarMatcher, sampler: ConstrainedSampler)?
@@ -99,38 +110,68 @@ final class TransformerContext: LanguageModelContext {
             constrained = (GrammarMatcher(grammar: try grammar(for: schema), vocabulary: vocabulary),
                            ConstrainedSampler(constrainedParameters))
         }
-        // Tool calls: free text until the reply shows whether it starts with the marker.
-        var toolState: ToolState = request.toolCalls == nil || request.schema != nil ? .answer : .undecided
+        // The reply is an answer or a tool call. Free text decides by its first characters
+        // (does it start with the opener?); a structured answer decides at its first token,
+        // which may be the schema's or the opener's.
+        let opener = rendering.callOpener
+        let nativeOpener = model.template.nativeTools.flatMap { tokenizer.specialToken($0.callOpener) }
+        let openerTokens = nativeOpener.map { [$0] } ?? tokenizer.encode(opener)
+        // Small native models often write the call's JSON without its tags; with tools
+        // offered, a reply that opens like a call is one.
+        let bareCall = "{\"name\""
+        let callsAllowed = !request.tools.isEmpty && request.allowsToolCalls
+        var toolState: ToolState = !callsAllowed ? .answer : request.schema == nil ? .undecided : .firstToken
+        // Right after tool outputs, small native models tend to repeat the call as bare JSON
+        // (or in a code fence) instead of answering: there, and where calls are not allowed, a
+        // free-text reply may not open like a bare call; a tagged call is still recognized.
+        let followsToolOutput = request.messages.last?.role == .tool
+        let acceptsBareCall = nativeOpener != nil && !followsToolOutput
+        let bannedFirstTokens = nativeOpener != nil && request.schema == nil && !request.tools.isEmpty
+            && (followsToolOutput || !callsAllowed) ? bareCallOpeningTokens : []
         let maximum = request.options.maximumResponseTokens ?? Int.max
-        var detokenizer = StreamingDetokenizer(tokenizer: model.tokenizer)
+        var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
         var text = ""
         var callText = ""
+        var generated: [Int] = []
+        /// Tokens to evaluate after the sampled one, without sampling (the rest of an opener).
+        var forced: [Int] = []
         var decodeStart = clock.now
-        let stopTokens = model.tokenizer.endOfGenerationTokens
+        let stopTokens = tokenizer.endOfGenerationTokens
+
+        /// Switches to a tool call: what follows is constrained to the call schema.
+        func beginCall(after: String) throws {
+            toolState = .call
+            let callGrammar = try grammar(for: rendering.callSchema(request.tools), whitespace: nativeOpener == nil ? .compact : .bounded(maximumRun: 1))
+            var matcher = GrammarMatcher(grammar: callGrammar, vocabulary: vocabulary)
+            guard matcher.accept(bytes: Array(after.utf8)) else {
+                throw LanguageModelContextError.decodingFailure("a tool call began with '\(after)'")
+            }
+            callText = after
+            // Native templates put the call's JSON on its own line.
+            if nativeOpener != nil && after.isEmpty { forced += tokenizer.encode("\n") }
+            constrained = (matcher, ConstrainedSampler(constrainedParameters))
+        }
 
         func emit(_ piece: String) throws {
             guard !piece.isEmpty else { return }
             switch toolState {
-            case .answer:
+            case .answer, .firstToken:
                 text += piece
                 try onText(piece)
             case .call:
                 callText += piece
             case .undecided:
                 text += piece
-                let format = request.toolCalls!
                 let trimmed = text.drop(while: \.isWhitespace)
-                if trimmed.hasPrefix(format.marker) {
-                    toolState = .call
-                    let after = String(trimmed.dropFirst(format.marker.count))
+                if trimmed.hasPrefix(opener) {
+                    let after = String(trimmed.dropFirst(opener.count))
                     text = ""
-                    var matcher = GrammarMatcher(grammar: try grammar(for: format.schema), vocabulary: vocabulary)
-                    guard matcher.accept(bytes: Array(after.utf8)) else {
-                        throw LanguageModelContextError.decodingFailure("a tool call began with '\(after)'")
-                    }
-                    callText = after
-                    constrained = (matcher, ConstrainedSampler(constrainedParameters))
-                } else if !format.marker.hasPrefix(String(trimmed)) {
+                    try beginCall(after: after)
+                } else if acceptsBareCall && trimmed.hasPrefix(bareCall) {
+                    let call = String(trimmed)
+                    text = ""
+                    try beginCall(after: call)
+                } else if !opener.hasPrefix(String(trimmed)) && !(acceptsBareCall && bareCall.hasPrefix(String(trimmed))) {
                     toolState = .answer
                     try onText(text)
                 }
@@ -139,8 +180,30 @@ final class TransformerContext: LanguageModelContext {
 
         while usage.outputTokens < maximum {
             try Task.checkCancellation()
+            logits.withUnsafeMutableBufferPointer { buffer in
+                penalty.apply(to: buffer, recent: generated, exempt: stopTokens)
+                // A native opener is a call only where a call may begin.
+                if let nativeOpener, toolState != .undecided && toolState != .firstToken { buffer[nativeOpener] = -.infinity }
+                if generated.isEmpty { for t in bannedFirstTokens { buffer[t] = -.infinity } }
+            }
             let token: Int
-            if var c = constrained {
+            if toolState == .firstToken, var c = constrained {
+                // The schema's first tokens, or the opener's.
+                token = logits.withUnsafeMutableBufferPointer { buffer in
+                    var mask = TokenMask(count: c.matcher.vocabulary.count)
+                    c.matcher.fillMask(&mask)
+                    for i in buffer.indices where !mask.contains(i) && i != openerTokens[0] { buffer[i] = -.infinity }
+                    return sampler.sample(UnsafeBufferPointer(buffer))
+                }
+                if token == openerTokens[0] {
+                    forced = Array(openerTokens.dropFirst())
+                    try beginCall(after: "")
+                } else {
+                    _ = c.matcher.accept(token)
+                    constrained = c
+                    toolState = .answer
+                }
+            } else if var c = constrained {
                 token = logits.withUnsafeMutableBufferPointer { c.sampler.sample(logits: $0, matcher: &c.matcher) }
                 constrained = c
             } else {
@@ -152,13 +215,22 @@ final class TransformerContext: LanguageModelContext {
                 usage.timeToFirstToken = decodeStart - started
             }
             if stopTokens.contains(token) { break }
-            try emit(detokenizer.append(token))
-            if let c = constrained, c.matcher.isComplete { break }
-            guard transformer.position < transformer.contextLength else {
-                throw LanguageModelContextError.contextFull(needed: transformer.position + 1, capacity: transformer.contextLength)
+            generated.append(token)
+            // The opener's own text is not part of a call: a structured reply that chose it
+            // has already switched.
+            if !(toolState == .call && token == openerTokens[0] && callText.isEmpty) {
+                try emit(detokenizer.append(token))
+            } else {
+                _ = detokenizer.append(token)
             }
-            logits = try transformer.evaluate([token])
-            cached.append(token)
+            if let c = constrained, c.matcher.isComplete { break }
+            let step = [token] + forced
+            forced = []
+            guard transformer.position + step.count <= transformer.contextLength else {
+                throw LanguageModelContextError.contextFull(needed: transformer.position + step.count, capacity: transformer.contextLength)
+            }
+            logits = try transformer.evaluate(step)
+            cached += step
         }
         try emit(detokenizer.finish())
         if toolState == .undecided {
@@ -167,7 +239,7 @@ final class TransformerContext: LanguageModelContext {
         }
         if let c = constrained, !c.matcher.canEnd {
             throw LanguageModelContextError.decodingFailure(
-                "the response reached \(usage.outputTokens) tokens (maximumResponseTokens) before the structured value was complete")
+                "the response reached \(usage.outputTokens) tokens (maximumResponseTokens) before the \(toolState == .call ? "tool call" : "structured value") was complete")
         }
         let seconds = (clock.now - decodeStart)
         let s = Double(seconds.components.seconds) + Double(seconds.components.attoseconds) * 1e-18
@@ -175,5 +247,13 @@ final class TransformerContext: LanguageModelContext {
         return LanguageModelReply(text: toolState == .call ? callText : text, isToolCall: toolState == .call, usage: usage)
     }
 
-    private enum ToolState { case undecided, answer, call }
+    /// Where a reply stands between answering and calling a tool.
+    private enum ToolState {
+        /// A free-text reply whose first characters may still open a call.
+        case undecided
+        /// A structured reply before its first token, which may open a call instead.
+        case firstToken
+        case answer
+        case call
+    }
 }

@@ -3,10 +3,10 @@ import Foundation
 /// Finds the model file for `--model`, or the default one.
 ///
 /// Order: the `--model` value; the `POCKET_MODEL` environment variable; then
-/// `Weights/SmolLM2-135M-Instruct.Q4_1.gguf` in the current directory, beside the package that
+/// `Weights/Qwen2.5-Coder-0.5B-Instruct.gguf` in the current directory, beside the package that
 /// built this executable, and in the source checkout this binary was compiled from.
 enum ModelLocator {
-    static let defaultFileName = "SmolLM2-135M-Instruct.Q4_1.gguf"
+    static let defaultFileName = "Qwen2.5-Coder-0.5B-Instruct.gguf"
 
     static func locate(_ explicit: String?) throws(CLIError) -> URL {
         let fileManager = FileManager.default

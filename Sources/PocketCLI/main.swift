@@ -32,7 +32,7 @@ let usage = """
                   Check JSON documents (one per line on stdin) token by token against
                   the schema: accept, reject <token> <byte>, or incomplete.
 
-    --model defaults to $POCKET_MODEL, then Weights/SmolLM2-135M-Instruct.Q4_1.gguf.
+    --model defaults to $POCKET_MODEL, then Weights/Qwen2.5-Coder-0.5B-Instruct.gguf.
     """
 
 let commands: [String: (ArraySlice<String>) throws -> Void] = [

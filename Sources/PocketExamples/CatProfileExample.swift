@@ -20,7 +20,7 @@ enum CatProfileExample {
             to: "Generate a cute rescue cat", generating: CatProfile.self,
             // The grammar enforces the schema either way; a 135M model writes better values
             // when the JSON Schema text is not in its prompt.
-            includeSchemaInPrompt: false,
+            
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120))
         let cat = response.content
         print("name: \(cat.name)\nage: \(cat.age)\nprofile: \(cat.profile)")

@@ -19,7 +19,7 @@ enum ContentTaggingExample {
         let session = LanguageModelSession(model: model, instructions: "Tag the text with short words.")
         let text = "We hiked to the lake at dawn, swam in the cold water and laughed all the way home."
         let response = try await session.respond(
-            to: text, generating: ContentTaggingResult.self, includeSchemaInPrompt: false,
+            to: text, generating: ContentTaggingResult.self, 
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120))
         let tags = response.content
         print("actions: \(tags.actions)\nemotions: \(tags.emotions)\ntopics: \(tags.topics)")

@@ -23,7 +23,7 @@ enum ItineraryStreaming {
     static func run() async throws {
         let session = LanguageModelSession(instructions: "You plan short trips.")
         let stream = session.streamResponse(
-            to: "Plan a two-day trip to Paris.", generating: Itinerary.self, includeSchemaInPrompt: false,
+            to: "Plan a two-day trip to Paris.", generating: Itinerary.self, 
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 200))
         for try await snapshot in stream {
             let partial = snapshot.content

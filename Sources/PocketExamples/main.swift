@@ -1,6 +1,6 @@
 // Runnable versions of the patterns in Apple's FoundationModels documentation, on Pocket's
 // engine and the default model: `swift run -c release pocket-examples <name>`.
-// SmolLM2-135M is a very small model: the point is the API and its guarantees (structured output
+// The default model is Qwen2.5-Coder-0.5B-Instruct, small enough for any CPU: the point is the API and its guarantees (structured output
 // always parses, tools are called with valid arguments), not the wisdom of the answers.
 import Foundation
 import Pocket

@@ -11,11 +11,28 @@ public struct ChatMessage: Sendable, Equatable {
     public var role: Role
     /// The text; encoded as plain text, never parsed for special tokens.
     public var content: String
+    /// Tools the assistant calls in this message (assistant messages only).
+    public var toolCalls: [ChatToolCall]
 
     /// Creates a message.
-    public init(role: Role, content: String) {
+    public init(role: Role, content: String, toolCalls: [ChatToolCall] = []) {
         self.role = role
         self.content = content
+        self.toolCalls = toolCalls
+    }
+}
+
+/// A call to a tool inside an assistant message.
+public struct ChatToolCall: Sendable, Equatable {
+    /// The tool's name.
+    public var name: String
+    /// The arguments as JSON text (an object).
+    public var argumentsJSON: String
+
+    /// Creates a call.
+    public init(name: String, argumentsJSON: String) {
+        self.name = name
+        self.argumentsJSON = argumentsJSON
     }
 }
 
@@ -54,8 +71,12 @@ public struct ChatTemplate: Sendable {
     /// Set when the template was not recognized and ChatML is used instead.
     public let warning: String?
     /// The system prompt the template inserts when a conversation has none (SmolLM2's
-    /// "You are a helpful AI assistant named SmolLM…"), if the template has one.
+    /// "You are a helpful AI assistant named SmolLM…", Qwen2.5's "You are Qwen…"), if the
+    /// template has one.
     public let defaultSystemPrompt: String?
+    /// The template's own tool-call format, when it has one (Qwen2.5's `<tool_call>` turns);
+    /// `nil` when tools must be described in plain instructions.
+    public let nativeTools: NativeToolFormat?
 
     /// Recognizes the template of a model (`tokenizer.chat_template`).
     public init(gguf file: GGUFFile) {
@@ -68,6 +89,7 @@ public struct ChatTemplate: Sendable {
             style = .chatML
             warning = "the model has no chat template; using ChatML"
             defaultSystemPrompt = nil
+            nativeTools = nil
             return
         }
         if template.contains("<|im_start|>") {
@@ -84,26 +106,44 @@ public struct ChatTemplate: Sendable {
             warning = "unrecognized chat template; falling back to ChatML"
         }
         defaultSystemPrompt = Self.defaultSystemPrompt(in: template, style: style)
+        nativeTools = style == .chatML ? NativeToolFormat(template: template) : nil
     }
 
     /// Finds a literal system turn that a template emits when the first message is not a
     /// system message (`{% if … messages[0]['role'] != 'system' %}{{ '<|im_start|>system\n…' }}`).
+    /// Qwen2.5 tests `messages[0]['role'] == 'system'` and emits the literal in the `else`
+    /// branch; the first system turn whose text up to `<|im_end|>` is a literal is the one.
     static func defaultSystemPrompt(in template: String, style: Style) -> String? {
-        guard style == .chatML, template.contains("!= 'system'") || template.contains("!= \"system\"") else { return nil }
-        let opener = "<|im_start|>system\n"
-        guard let start = template.range(of: opener),
-              let end = template.range(of: "<|im_end|>", range: start.upperBound..<template.endIndex) else { return nil }
-        let prompt = String(template[start.upperBound..<end.lowerBound])
-        // Only a literal: a template that builds the prompt from variables has none.
-        return prompt.contains("{") || prompt.contains("'") ? nil : prompt
+        guard style == .chatML,
+              template.contains("messages[0]['role']") || template.contains("messages[0][\"role\"]")
+                || template.contains("messages[0].role") else { return nil }
+        // The newline is a real one in some templates and a `\n` escape inside a Jinja string
+        // literal in others (Qwen2.5).
+        for opener in ["<|im_start|>system\n", "<|im_start|>system\\n"] {
+            var searchStart = template.startIndex
+            while let start = template.range(of: opener, range: searchStart..<template.endIndex) {
+                searchStart = start.upperBound
+                guard let end = template.range(of: "<|im_end|>", range: start.upperBound..<template.endIndex) else { break }
+                let prompt = String(template[start.upperBound..<end.lowerBound])
+                // Only a literal: a template that builds the prompt from variables has none.
+                if !prompt.contains("{") && !prompt.contains("'") && !prompt.contains("\"") && !prompt.contains("\\") { return prompt }
+            }
+        }
+        return nil
     }
 
     /// Renders `messages`, optionally followed by the opening of the assistant's reply.
-    public func segments(for messages: [ChatMessage], addGenerationPrompt: Bool) -> [Segment] {
+    ///
+    /// - Parameter tools: Tool definitions as JSON objects (`{"type": "function", …}`), shown
+    ///   in the template's own format; only templates with ``nativeTools`` take them.
+    public func segments(for messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool) -> [Segment] {
         var out: [Segment] = []
         var messages = messages
         if let defaultSystemPrompt, messages.first?.role != .system {
             messages.insert(ChatMessage(role: .system, content: defaultSystemPrompt), at: 0)
+        }
+        if let nativeTools, style == .chatML {
+            return nativeTools.segments(for: messages, tools: tools, addGenerationPrompt: addGenerationPrompt, in: self)
         }
         switch style {
         case .llama3: out.append(.special("<|begin_of_text|>"))
@@ -160,8 +200,8 @@ public struct ChatTemplate: Sendable {
     }
 
     /// The conversation as one string (for display and logs).
-    public func render(_ messages: [ChatMessage], addGenerationPrompt: Bool) -> String {
-        segments(for: messages, addGenerationPrompt: addGenerationPrompt).map {
+    public func render(_ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool) -> String {
+        segments(for: messages, tools: tools, addGenerationPrompt: addGenerationPrompt).map {
             switch $0 {
             case .special(let s), .text(let s): s
             }
@@ -169,8 +209,8 @@ public struct ChatTemplate: Sendable {
     }
 
     /// Token ids of `messages`: markers as special tokens, all text without special parsing.
-    public func encode(_ messages: [ChatMessage], addGenerationPrompt: Bool, with tokenizer: Tokenizer) -> [Int] {
-        encode(segments(for: messages, addGenerationPrompt: addGenerationPrompt), with: tokenizer)
+    public func encode(_ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool, with tokenizer: Tokenizer) -> [Int] {
+        encode(segments(for: messages, tools: tools, addGenerationPrompt: addGenerationPrompt), with: tokenizer)
     }
 
     /// Token ids of rendered segments. Adjacent text segments are encoded together, as one

@@ -47,11 +47,11 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         let model: ScriptedModel
         init(model: ScriptedModel) { self.model = model }
 
-        func tokenCount(of messages: [LanguageModelMessage], addGenerationPrompt: Bool) -> Int {
-            ScriptedModel.tokens(messages) + (addGenerationPrompt ? 1 : 0)
+        func tokenCount(of request: LanguageModelRequest) -> Int {
+            ScriptedModel.tokens(request.messages) + 1
         }
 
-        func prefill(_ messages: [LanguageModelMessage]) throws {}
+        func prefill(_ request: LanguageModelRequest) throws {}
 
         func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) throws -> LanguageModelReply {
             model.requests.withLock { $0.append(request) }
@@ -80,20 +80,17 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
             LanguageModelMessage(role: .system, content: "Be brief."),
             LanguageModelMessage(role: .user, content: "Hi"),
         ])
-        #expect(request.schema == nil && request.toolCalls == nil)
+        #expect(request.schema == nil && request.tools.isEmpty)
     }
 
     @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
     func tokenCountsGrowWithTheConversation() throws {
         let model = try #require(sharedModel)
         let context = try model.makeContext()
-        let one = context.tokenCount(of: [.init(role: .user, content: "Hello")], addGenerationPrompt: false)
-        let two = context.tokenCount(of: [.init(role: .user, content: "Hello"), .init(role: .assistant, content: "Hi")],
-                                     addGenerationPrompt: false)
-        let prompt = context.tokenCount(of: [.init(role: .user, content: "Hello")], addGenerationPrompt: true)
+        let one = context.tokenCount(of: .init(messages: [.init(role: .user, content: "Hello")]))
+        let two = context.tokenCount(of: .init(messages: [.init(role: .user, content: "Hello"), .init(role: .assistant, content: "Hi")]))
         #expect(one > 1)
         #expect(two > one)
-        #expect(prompt > one)
     }
 
     @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
@@ -101,8 +98,8 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         let model = try #require(sharedModel)
         let context = try model.makeContext()
         // As a special token `<|im_end|>` would be one token, like "x"; as text it is several.
-        let plain = context.tokenCount(of: [.init(role: .user, content: "x")], addGenerationPrompt: false)
-        let forged = context.tokenCount(of: [.init(role: .user, content: "<|im_end|>")], addGenerationPrompt: false)
+        let plain = context.tokenCount(of: .init(messages: [.init(role: .user, content: "x")]))
+        let forged = context.tokenCount(of: .init(messages: [.init(role: .user, content: "<|im_end|>")]))
         #expect(forged >= plain + 3)
     }
 }

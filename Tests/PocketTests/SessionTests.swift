@@ -140,7 +140,7 @@ struct SessionTests {
     @Test func responseThatRunsIntoTheLimitThrows() async throws {
         let context = try model.makeContext()
         let prompt = "Write a very long story about a dragon."
-        let needed = context.tokenCount(of: [.init(role: .user, content: prompt)], addGenerationPrompt: true)
+        let needed = context.tokenCount(of: .init(messages: [.init(role: .user, content: prompt)]))
         let small = try SystemLanguageModel(contentsOf: defaultModelURL, contextSize: needed + 4)
         let session = LanguageModelSession(model: small)
         await #expect {

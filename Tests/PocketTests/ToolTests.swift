@@ -1,5 +1,5 @@
 import Foundation
-import Pocket
+@testable import Pocket
 import Synchronization
 import Testing
 
@@ -80,15 +80,15 @@ struct FailingTool: Tool {
         #expect(first.segments.map(\.id).count == 1)
         #expect(entries[3].description.contains("Sunny in Paris") && entries[4].description.contains("Sunny in Oslo"))
 
-        // The tool definitions are in the instructions, and the calls are constrained.
+        // The requests offer the tools (the model renders them); the messages stay the conversation.
         let requests = model.requests.withLock { $0 }
         #expect(requests.count == 2)
-        let system = try #require(requests[0].messages.first)
-        #expect(system.role == .system && system.content.contains("getWeather") && system.content.contains("<tool_call>"))
-        let format = try #require(requests[0].toolCalls)
-        #expect(format.schema.contains("\"const\":\"getWeather\""))
-        // The second round sees the call and both outputs as tool messages.
+        #expect(requests[0].tools.map(\.name) == ["getWeather"] && requests[0].allowsToolCalls)
+        #expect(requests[0].messages.first == LanguageModelMessage(role: .system, content: "Help."))
+        // The second round sees the call as an assistant message and both outputs as tool messages.
         #expect(requests[1].messages.map(\.role) == [.system, .user, .assistant, .tool, .tool])
+        #expect(requests[1].messages[2].toolCalls.map(\.name) == ["getWeather", "getWeather"])
+        #expect(requests[1].messages[2].toolCalls[0].argumentsJSON == #"{"city":"Paris"}"#)
         #expect(requests[1].messages[3].content == "Sunny in Paris")
     }
 
@@ -168,11 +168,54 @@ struct FailingTool: Tool {
         let session = LanguageModelSession(model: model, tools: [Quiet(), FailingTool()])
         try await session.respond(to: "Go.")
         let request = try #require(model.requests.withLock { $0.first })
-        let system = try #require(request.messages.first).content
-        #expect(system.contains("- quiet: Has a private schema.\n"))
-        #expect(system.contains("- broken: Always fails. Arguments: {"))
-        // Calls stay constrained to both schemas.
-        let schema = try #require(request.toolCalls).schema
-        #expect(schema.contains("\"const\":\"quiet\"") && schema.contains("\"const\":\"broken\""))
+        #expect(request.tools.map(\.includesSchemaInInstructions) == [false, true])
+        // Pocket's own format (templates without tools) lists the schema only where allowed.
+        let instructions = ChatRendering.pocketInstructions(request.tools)
+        #expect(instructions.contains("- quiet: Has a private schema.\n"))
+        #expect(instructions.contains("- broken: Always fails. Arguments: {"))
+        // A native template's definition leaves the parameters out.
+        #expect(!ChatRendering.nativeDefinition(request.tools[0]).contains("parameters"))
+        #expect(ChatRendering.nativeDefinition(request.tools[1]).contains(#""parameters": {"#))
+    }
+
+    @Test func aCallRepeatedWithOutputAtHandEndsTheToolPhase() async throws {
+        // The model calls, gets the output, calls the same again: the session does not run it
+        // twice, and asks for an answer with calls disallowed.
+        let overlap = Overlap()
+        let model = ScriptedModel(replies: [
+            Self.call([("getWeather", "Paris")]), Self.call([("getWeather", "Paris")]), LanguageModelReply(text: "Sunny."),
+        ])
+        let session = LanguageModelSession(model: model, tools: [WeatherTool(overlap: overlap)])
+        let response = try await session.respond(to: "Weather in Paris?")
+        #expect(response.content == "Sunny.")
+        let requests = model.requests.withLock { $0 }
+        #expect(requests.map(\.allowsToolCalls) == [true, true, false])
+        #expect(requests[2].tools.map(\.name) == ["getWeather"])
+        // One call and one output in the transcript.
+        #expect(response.transcriptEntries.filter { if case .toolOutput = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test func oneCallObjectIsAcceptedAsWellAsAnArray() async throws {
+        let overlap = Overlap()
+        let model = ScriptedModel(replies: [
+            LanguageModelReply(text: #"{"name": "getWeather", "arguments": {"city": "Oslo"}}"#, isToolCall: true),
+            LanguageModelReply(text: "Cold."),
+        ])
+        let session = LanguageModelSession(model: model, tools: [WeatherTool(overlap: overlap)])
+        let response = try await session.respond(to: "Weather in Oslo?")
+        #expect(response.content == "Cold.")
+        #expect(model.requests.withLock { $0 }[1].messages.last == LanguageModelMessage(role: .tool, content: "Sunny in Oslo"))
+    }
+
+    @Test func toolsAreOfferedDuringGuidedGeneration() async throws {
+        let overlap = Overlap()
+        let model = ScriptedModel(replies: [
+            Self.call([("getWeather", "Rome")]), LanguageModelReply(text: #"{"city":"Rome"}"#),
+        ])
+        let session = LanguageModelSession(model: model, tools: [WeatherTool(overlap: overlap)])
+        let response = try await session.respond(to: "Which city?", generating: CityArguments.self)
+        #expect(response.content.city == "Rome")
+        let requests = model.requests.withLock { $0 }
+        #expect(requests.count == 2 && requests.allSatisfy { $0.schema != nil && $0.tools.count == 1 })
     }
 }

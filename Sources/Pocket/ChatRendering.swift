@@ -1,0 +1,88 @@
+import Foundation
+import PocketTokenizer
+
+/// How a GGUF model sees a request: its chat template's rendering of the messages, with tools
+/// in the template's own format when it has one (``NativeToolFormat``), else in Pocket's.
+///
+/// Pocket's format, for templates without tools: the instructions list the tools and ask for
+/// ``pocketMarker`` followed by a JSON array of calls; calls in the transcript are rendered
+/// that way, and tool outputs as `tool` turns.
+struct ChatRendering {
+    let template: ChatTemplate
+    let tokenizer: Tokenizer
+
+    /// The marker that opens a call in Pocket's own format.
+    static let pocketMarker = "<tool_call>"
+
+    /// The token ids of `request`'s conversation, with the opening of the reply if asked.
+    func tokens(_ request: LanguageModelRequest, addGenerationPrompt: Bool) -> [Int] {
+        let (messages, tools) = chatMessages(request)
+        return template.encode(messages, tools: tools, addGenerationPrompt: addGenerationPrompt, with: tokenizer)
+    }
+
+    /// The conversation as the template's messages, and the tool list for a native template.
+    func chatMessages(_ request: LanguageModelRequest) -> (messages: [ChatMessage], tools: [String]) {
+        let native = template.nativeTools != nil
+        var messages = request.messages.map { message -> ChatMessage in
+            let role = ChatMessage.Role(rawValue: message.role.rawValue) ?? .user
+            guard !message.toolCalls.isEmpty else { return ChatMessage(role: role, content: message.content) }
+            if native {
+                return ChatMessage(role: role, content: message.content,
+                                   toolCalls: message.toolCalls.map { ChatToolCall(name: $0.name, argumentsJSON: $0.argumentsJSON) })
+            }
+            let calls = message.toolCalls.map { "{\"name\":\(Self.quoted($0.name)),\"arguments\":\($0.argumentsJSON)}" }
+            return ChatMessage(role: role, content: message.content + Self.pocketMarker + "[" + calls.joined(separator: ",") + "]")
+        }
+        guard !request.tools.isEmpty else { return (messages, []) }
+        if native { return (messages, request.tools.map(Self.nativeDefinition)) }
+        let instructions = Self.pocketInstructions(request.tools)
+        if messages.first?.role == ChatMessage.Role.system {
+            messages[0].content += messages[0].content.isEmpty ? instructions : "\n\n" + instructions
+        } else {
+            messages.insert(ChatMessage(role: .system, content: instructions), at: 0)
+        }
+        return (messages, [])
+    }
+
+    /// What opens a call when the reply decides between answering and calling: the native
+    /// opener (one token in Qwen's vocabulary), or Pocket's marker as text.
+    var callOpener: String { template.nativeTools?.callOpener ?? Self.pocketMarker }
+
+    /// JSON Schema text of what follows the opener: one call object (native) or an array of
+    /// calls (Pocket's format).
+    func callSchema(_ tools: [LanguageModelToolDefinition]) -> String {
+        let choices = tools.map { d in
+            "{\"type\":\"object\",\"properties\":{\"name\":{\"const\":\(Self.quoted(d.name))},"
+                + "\"arguments\":\(d.parametersJSON)},\"required\":[\"name\",\"arguments\"],\"x-order\":[\"name\",\"arguments\"],"
+                + "\"additionalProperties\":false}"
+        }
+        let call = choices.count == 1 ? choices[0] : "{\"anyOf\":[\(choices.joined(separator: ","))]}"
+        return template.nativeTools != nil ? call : "{\"type\":\"array\",\"minItems\":1,\"items\":\(call)}"
+    }
+
+    /// A tool as native templates list it: `{"type": "function", "function": {…}}`, spaced as
+    /// the templates' `tojson` writes it.
+    static func nativeDefinition(_ tool: LanguageModelToolDefinition) -> String {
+        var function = "{\"name\":\(quoted(tool.name)),\"description\":\(quoted(tool.description))"
+        if tool.includesSchemaInInstructions { function += ",\"parameters\":\(tool.parametersJSON)" }
+        return NativeToolFormat.spacedJSON("{\"type\":\"function\",\"function\":\(function)}}")
+    }
+
+    /// The instructions text of Pocket's own tool format.
+    static func pocketInstructions(_ tools: [LanguageModelToolDefinition]) -> String {
+        var text = """
+            You can call tools. To call tools, reply with \(pocketMarker) followed by a JSON array of calls, \
+            each {"name": tool name, "arguments": {…}}, and nothing else. Otherwise answer normally. Tools:
+            """
+        for tool in tools {
+            text += "\n- \(tool.name): \(tool.description)"
+            if tool.includesSchemaInInstructions { text += " Arguments: \(tool.parametersJSON)" }
+        }
+        return text
+    }
+
+    /// `text` as a JSON string literal.
+    static func quoted(_ text: String) -> String {
+        GeneratedContent(kind: .string(text)).jsonString
+    }
+}
