@@ -21,15 +21,28 @@ final class TransformerContext: LanguageModelContext {
             model.tokenizer.isSpecial($0) ? [] : model.tokenizer.bytes(of: $0)
         },
         endOfGeneration: model.tokenizer.endOfGenerationTokens)
-    /// Tokens whose text starts (after whitespace) with ASCII punctuation: the openings of a
-    /// bare tool call (`{`), or of one wrapped in a code fence, parentheses or brackets. A prose
-    /// answer starts with a letter or digit.
-    private lazy var bareCallOpeningTokens: [Int] = (0..<model.tokenizer.vocabularySize).filter { id in
-        guard !model.tokenizer.isSpecial(id), let first = model.tokenizer.bytes(of: id).first(where: { $0 != 0x20 && $0 != 0x0A }) else {
-            return false
-        }
-        return first < 0x80 && (first < 0x30 || (first > 0x39 && first < 0x41) || (first > 0x5A && first < 0x61) || first > 0x7A)
+    /// Tokens containing `{` or a backtick: what a tool call dumped as an answer is made of.
+    private lazy var braceTokens: [Int] = (0..<model.tokenizer.vocabularySize).filter { id in
+        let bytes = model.tokenizer.bytes(of: id)
+        return !model.tokenizer.isSpecial(id) && (bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "`")))
     }
+
+    /// Tokens that are a whole word of the latest tool outputs (with or without a leading
+    /// space), or `nil` when there are none.
+    private func groundedFirstTokens(_ messages: [LanguageModelMessage]) -> Set<Int>? {
+        let outputs = messages.reversed().prefix { $0.role == .tool }.map(\.content)
+        let words = Set(outputs.flatMap { $0.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map { Array($0.utf8) } })
+        guard !words.isEmpty else { return nil }
+        var allowed: Set<Int> = []
+        for id in 0..<model.tokenizer.vocabularySize where !model.tokenizer.isSpecial(id) {
+            var bytes = model.tokenizer.bytes(of: id)[...]
+            if bytes.first == 0x20 { bytes = bytes.dropFirst() }
+            guard !bytes.isEmpty, bytes.count <= 24 else { continue }
+            if words.contains(where: { $0.elementsEqual(bytes) }) { allowed.insert(id) }
+        }
+        return allowed.isEmpty ? nil : allowed
+    }
+
     /// Compiled grammars by schema text (sessions reuse one schema across turns).
     private var grammars: [String: CompiledGrammar] = [:]
 
@@ -121,13 +134,14 @@ final class TransformerContext: LanguageModelContext {
         let bareCall = "{\"name\""
         let callsAllowed = !request.tools.isEmpty && request.allowsToolCalls
         var toolState: ToolState = !callsAllowed ? .answer : request.schema == nil ? .undecided : .firstToken
-        // Right after tool outputs, small native models tend to repeat the call as bare JSON
-        // (or in a code fence) instead of answering: there, and where calls are not allowed, a
-        // free-text reply may not open like a bare call; a tagged call is still recognized.
-        let followsToolOutput = request.messages.last?.role == .tool
-        let acceptsBareCall = nativeOpener != nil && !followsToolOutput
-        let bannedFirstTokens = nativeOpener != nil && request.schema == nil && !request.tools.isEmpty
-            && (followsToolOutput || !callsAllowed) ? bareCallOpeningTokens : []
+        // A model that repeated a call it has the output of gets `allowsToolCalls == false`.
+        // Small native models then still dump the call as JSON, or drift off ("Mark the answer
+        // as correct."): their answer may not contain braces or backticks, and its first word
+        // is one of the tool outputs' words, so it starts from what the tools returned.
+        let breaksLoop = nativeOpener != nil && request.schema == nil && !request.tools.isEmpty && !callsAllowed
+        let bannedTokens = breaksLoop ? braceTokens : []
+        let firstTokens = breaksLoop ? groundedFirstTokens(request.messages) : nil
+        let acceptsBareCall = nativeOpener != nil
         let maximum = request.options.maximumResponseTokens ?? Int.max
         var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
         var text = ""
@@ -184,7 +198,10 @@ final class TransformerContext: LanguageModelContext {
                 penalty.apply(to: buffer, recent: generated, exempt: stopTokens)
                 // A native opener is a call only where a call may begin.
                 if let nativeOpener, toolState != .undecided && toolState != .firstToken { buffer[nativeOpener] = -.infinity }
-                if generated.isEmpty { for t in bannedFirstTokens { buffer[t] = -.infinity } }
+                for t in bannedTokens { buffer[t] = -.infinity }
+                if generated.isEmpty, let firstTokens {
+                    for i in buffer.indices where !firstTokens.contains(i) { buffer[i] = -.infinity }
+                }
             }
             let token: Int
             if toolState == .firstToken, var c = constrained {

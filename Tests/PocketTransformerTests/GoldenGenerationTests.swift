@@ -1,4 +1,5 @@
 import Foundation
+import PocketGGUF
 import Testing
 import PocketTokenizer
 import PocketTransformer
@@ -13,9 +14,28 @@ struct GoldenGenerationTests {
     /// Pocket follows where it is known (AVX-512 dot-product order, the SiLU polynomial).
     @Test func greedyCompletionsMatchLlamaCpp() throws {
         let cases = try TestModel.goldenLines("greedy_shared.jsonl")
-        #expect(cases.count == 6)
-        let tokenizer = TestModel.tokenizer
         let model = try TestModel.transformer(context: 512)
+        try GoldenCheck.greedyCompletions(cases, model: model, tokenizer: TestModel.tokenizer)
+    }
+
+    /// Perplexity on the GPL text with llama.cpp's protocol: within 1% of 18.3914.
+    @Test func perplexityMatchesLlamaCpp() throws {
+        let text = try String(contentsOf: TestModel.golden.appendingPathComponent("perplexity_text.txt"), encoding: .utf8)
+        let tokens = TestModel.tokenizer.encode(text, parseSpecial: false)
+        let model = try TestModel.transformer(context: 512, batchSize: 128)
+        let result = try model.perplexity(of: tokens, chunkLength: 512)
+        #expect(result.chunks == 14)
+        #expect(result.scoredTokens == 14 * 255)
+        #expect(abs(result.perplexity - 18.3914) / 18.3914 < 0.01, "PPL \(result.perplexity)")
+    }
+}
+
+/// The golden comparisons both models run.
+enum GoldenCheck {
+    /// Greedy completions against llama.cpp's: every completion agrees for its first 16
+    /// tokens and at least 4 of the 6 agree in full.
+    static func greedyCompletions(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer) throws {
+        #expect(cases.count == 6)
         var identical = 0
         var agreeingPrefix: [Int] = []
         for entry in cases {
@@ -42,15 +62,43 @@ struct GoldenGenerationTests {
         }
         #expect(identical >= 4, "\(identical) of 6 completions identical in full; leading tokens in agreement: \(agreeingPrefix)")
     }
+}
 
-    /// Perplexity on the GPL text with llama.cpp's protocol: within 1% of 18.3914.
+/// The same comparisons on Qwen2.5-Coder-0.5B-Instruct, the default model (`../shared/golden/qwen`).
+@Suite(.enabled(if: QwenModel.isInstalled && TestModel.hasGolden, "needs Weights/fetch and ../shared/golden/qwen"),
+       .serialized)
+struct QwenGoldenTests {
+    @Test func greedyCompletionsMatchLlamaCpp() throws {
+        let text = try String(contentsOf: QwenModel.golden.appendingPathComponent("greedy_shared.jsonl"), encoding: .utf8)
+        // Every Qwen reference completion ends with one "\n" that the reference tool printed
+        // after the text, also those cut off mid-sentence at 48 tokens: it is not generated.
+        let cases = try text.split(separator: "\n").map { line -> [String: Any] in
+            var entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            let completion = entry["completion"] as! String
+            #expect(completion.hasSuffix("\n"))
+            entry["completion"] = String(completion.dropLast())
+            return entry
+        }
+        let model = try Transformer(file: QwenModel.file, contextLength: 512, pool: TestModel.pool)
+        try GoldenCheck.greedyCompletions(cases, model: model, tokenizer: QwenModel.tokenizer)
+    }
+
+    /// Perplexity on the GPL text with llama.cpp's protocol: within 1% of 5.3184.
     @Test func perplexityMatchesLlamaCpp() throws {
         let text = try String(contentsOf: TestModel.golden.appendingPathComponent("perplexity_text.txt"), encoding: .utf8)
-        let tokens = TestModel.tokenizer.encode(text, parseSpecial: false)
-        let model = try TestModel.transformer(context: 512, batchSize: 128)
+        let tokens = QwenModel.tokenizer.encode(text, parseSpecial: false)
+        let model = try Transformer(file: QwenModel.file, contextLength: 512, batchSize: 128, pool: TestModel.pool)
         let result = try model.perplexity(of: tokens, chunkLength: 512)
-        #expect(result.chunks == 14)
-        #expect(result.scoredTokens == 14 * 255)
-        #expect(abs(result.perplexity - 18.3914) / 18.3914 < 0.01, "PPL \(result.perplexity)")
+        #expect(result.chunks == tokens.count / 512)
+        #expect(abs(result.perplexity - 5.3184) / 5.3184 < 0.01, "PPL \(result.perplexity)")
     }
+}
+
+/// Qwen2.5-Coder-0.5B-Instruct, opened once.
+enum QwenModel {
+    static let url = TestModel.packageRoot.appendingPathComponent("Weights/Qwen2.5-Coder-0.5B-Instruct.gguf")
+    static let golden = TestModel.golden.appendingPathComponent("qwen")
+    static var isInstalled: Bool { FileManager.default.fileExists(atPath: url.path) }
+    nonisolated(unsafe) static let file: GGUFFile = try! GGUFFile(contentsOf: url)
+    nonisolated(unsafe) static let tokenizer: Tokenizer = try! Tokenizer(gguf: file)
 }
