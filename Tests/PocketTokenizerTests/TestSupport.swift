@@ -13,6 +13,16 @@ enum TestModel {
     nonisolated(unsafe) static let tokenizer: Tokenizer = try! Tokenizer(gguf: file)
 }
 
+/// The second model `Weights/fetch` installs (Qwen2.5-Coder-0.5B-Instruct: `qwen2`
+/// pre-tokenizer, 151,936 tokens) and its llama.cpp tokenizations (`../shared/golden/qwen`).
+enum QwenModel {
+    static let url = TestModel.packageRoot.appendingPathComponent("Weights/Qwen2.5-Coder-0.5B-Instruct.gguf")
+    static let golden = TestModel.golden.appendingPathComponent("qwen")
+    static var isInstalled: Bool { FileManager.default.fileExists(atPath: url.path) }
+    static var hasGolden: Bool { FileManager.default.fileExists(atPath: golden.appendingPathComponent("tokenize_shared.jsonl").path) }
+    nonisolated(unsafe) static let tokenizer: Tokenizer = try! Tokenizer(gguf: GGUFFile(contentsOf: url))
+}
+
 /// A tiny byte-level vocabulary: the 256 byte tokens plus a few merges, for BPE tests that
 /// need no model file.
 enum TinyVocabulary {
