@@ -49,18 +49,43 @@ public final class Tokenizer: Sendable {
 
     /// Builds the tokenizer of a GGUF model.
     ///
+    /// A `tokenizer.ggml.*` key that is present must have its expected type (a mistyped key
+    /// is an error, never a default), and every `tokenizer.ggml.*_token_id` key (BOS, EOS,
+    /// padding, …) must be an id inside the vocabulary.
+    ///
     /// - Throws: ``TokenizerError`` when the metadata is missing, inconsistent or describes a
-    ///   tokenizer Pocket does not implement.
+    ///   tokenizer Pocket does not implement; ``TokenizerError/invalidMetadata(key:found:expected:)``
+    ///   names a mistyped key or an out-of-range token id.
     public convenience init(gguf file: GGUFFile) throws(TokenizerError) {
         let m = file.metadata
-        let model = m.string("tokenizer.ggml.model") ?? "gpt2"
+        func read<T>(_ key: String, _ expected: String, _ accessor: (String) throws(GGUFError) -> T?) throws(TokenizerError) -> T? {
+            do { return try accessor(key) } catch {
+                throw .invalidMetadata(key: key, found: m[key]?.summary ?? "absent", expected: expected)
+            }
+        }
+        let model = try read("tokenizer.ggml.model", "a string", m.optionalString) ?? "gpt2"
         guard model == "gpt2" else { throw .unsupportedModel(model) }
-        guard let tokens = m.strings("tokenizer.ggml.tokens") else { throw .missingMetadata("tokenizer.ggml.tokens") }
-        guard let merges = m.strings("tokenizer.ggml.merges") else { throw .missingMetadata("tokenizer.ggml.merges") }
-        let types = m.integers("tokenizer.ggml.token_type") ?? [Int](repeating: 1, count: tokens.count)
+        guard let tokens = try read("tokenizer.ggml.tokens", "an array of strings", m.optionalStrings) else {
+            throw .missingMetadata("tokenizer.ggml.tokens")
+        }
+        guard let merges = try read("tokenizer.ggml.merges", "an array of strings", m.optionalStrings) else {
+            throw .missingMetadata("tokenizer.ggml.merges")
+        }
+        let types = try read("tokenizer.ggml.token_type", "an array of integers", m.optionalIntegers)
+            ?? [Int](repeating: 1, count: tokens.count)
+        for key in m.keys where key.hasPrefix("tokenizer.ggml.") {
+            if key.hasSuffix("_token_id") {
+                let id = try read(key, "a token id in 0..<\(tokens.count)", m.optionalInteger)
+                if let id, !tokens.indices.contains(id) {
+                    throw .invalidMetadata(key: key, found: "\(id)", expected: "a token id in 0..<\(tokens.count)")
+                }
+            } else if key.hasPrefix("tokenizer.ggml.add_") {
+                _ = try read(key, "a bool", m.optionalBool)
+            }
+        }
         try self.init(
             tokens: tokens, tokenTypes: types, merges: merges,
-            preTokenizer: m.string("tokenizer.ggml.pre") ?? "default",
+            preTokenizer: try read("tokenizer.ggml.pre", "a string", m.optionalString) ?? "default",
             bosToken: m.integer("tokenizer.ggml.bos_token_id"), eosToken: m.integer("tokenizer.ggml.eos_token_id"),
             endOfTurnToken: m.integer("tokenizer.ggml.eot_token_id"),
             unknownToken: m.integer("tokenizer.ggml.unknown_token_id"),

@@ -27,19 +27,7 @@ enum QwenModel {
 /// need no model file.
 enum TinyVocabulary {
     static func make(merges: [String], specials: [String] = []) throws -> Tokenizer {
-        // Byte tokens in GPT-2's byte-to-character form, built independently of the library.
-        var characters: [String] = []
-        var next: UInt32 = 256
-        for byte in 0..<256 {
-            let printable = (0x21...0x7E).contains(byte) || (0xA1...0xAC).contains(byte) || (0xAE...0xFF).contains(byte)
-            if printable {
-                characters.append(String(Unicode.Scalar(UInt32(byte))!))
-            } else {
-                characters.append(String(Unicode.Scalar(next)!))
-                next += 1
-            }
-        }
-        var tokens = characters
+        var tokens = byteCharacters()
         for merge in merges {
             let merged = merge.replacingOccurrences(of: " ", with: "")
             if !tokens.contains(merged) { tokens.append(merged) }
@@ -51,6 +39,22 @@ enum TinyVocabulary {
         }
         return try Tokenizer(tokens: tokens, tokenTypes: types, merges: merges, preTokenizer: "gpt-2",
                              bosToken: nil, eosToken: specials.isEmpty ? nil : tokens.count - 1)
+    }
+
+    /// The 256 byte tokens in GPT-2's byte-to-character form, built independently of the library.
+    static func byteCharacters() -> [String] {
+        var characters: [String] = []
+        var next: UInt32 = 256
+        for byte in 0..<256 {
+            let printable = (0x21...0x7E).contains(byte) || (0xA1...0xAC).contains(byte) || (0xAE...0xFF).contains(byte)
+            if printable {
+                characters.append(String(Unicode.Scalar(UInt32(byte))!))
+            } else {
+                characters.append(String(Unicode.Scalar(next)!))
+                next += 1
+            }
+        }
+        return characters
     }
 
     /// The id of a byte token in `make`'s vocabulary.
