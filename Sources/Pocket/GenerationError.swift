@@ -2,7 +2,10 @@ import Foundation
 
 extension LanguageModelSession {
     /// Errors a session throws while generating.
-    public enum GenerationError: Error, LocalizedError, Sendable {
+    ///
+    /// `description` (and so `print(error)` and `"\(error)"`) is the readable message: the
+    /// ``errorDescription`` followed by the ``recoverySuggestion``, never an enum dump.
+    public enum GenerationError: Error, LocalizedError, CustomStringConvertible, Sendable {
         /// Context of an error.
         public struct Context: Sendable {
             /// What happened, for developers.
@@ -77,6 +80,14 @@ extension LanguageModelSession {
             case .assetsUnavailable: "Run Weights/fetch in the Pocket checkout or set POCKET_MODEL."
             default: nil
             }
+        }
+
+        /// The readable message: what happened, then how to fix it when there is a suggestion.
+        public var description: String {
+            let what = errorDescription ?? ""
+            guard let suggestion = recoverySuggestion else { return what }
+            // Contexts are written without a final period; end the sentence before the next.
+            return (what.hasSuffix(".") ? what : what + ".") + " " + suggestion
         }
     }
 }

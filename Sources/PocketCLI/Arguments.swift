@@ -69,18 +69,21 @@ struct Arguments {
 enum CLIError: Error, CustomStringConvertible {
     /// The command line is wrong (exit status 2).
     case usage(String)
+    /// The input (arguments or standard input) cannot be used, such as invalid UTF-8
+    /// (exit status 2, like a usage error, but without the usage text).
+    case input(String)
     /// The command failed (exit status 1).
     case failure(String)
 
     var description: String {
         switch self {
-        case .usage(let message), .failure(let message): message
+        case .usage(let message), .input(let message), .failure(let message): message
         }
     }
 
     var exitStatus: Int32 {
         switch self {
-        case .usage: 2
+        case .usage, .input: 2
         case .failure: 1
         }
     }

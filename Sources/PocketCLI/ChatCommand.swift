@@ -26,12 +26,13 @@ enum ChatCommand {
         if let text = arguments.string("system") { system.append(ChatMessage(role: .system, content: text)) }
         let interactive = isatty(STDIN_FILENO) != 0
         var turn = 0
+        var input = TextInput.Lines()
         // A reply cut off by the token limit ends with a token that was sampled but not yet
         // evaluated; it goes in front of the next turn's tokens.
         var unevaluated: [Int] = []
         while true {
             if interactive { Log.info("> ", newline: false) }
-            guard let line = readLine(), !line.isEmpty else { break }
+            guard let line = try input.next(), !line.isEmpty else { break }
             let message = ChatMessage(role: .user, content: line)
             let newTokens = turn == 0
                 ? template.encode(system + [message], addGenerationPrompt: true, with: tokenizer)

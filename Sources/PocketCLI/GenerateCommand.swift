@@ -1,3 +1,4 @@
+import Foundation
 import PocketTokenizer
 import PocketTransformer
 
@@ -42,5 +43,20 @@ enum GenerateCommand {
         }
         Log.output(detokenizer.finish() + "\n")
         Log.info("pocket: \(statistics)")
+        // Say why generation stopped; a context window that cut the text short exits with 3.
+        let contextLength = model.transformer.contextLength
+        switch statistics.stopReason {
+        case .endOfGeneration:
+            Log.info("pocket: stopped at an end-of-generation token")
+        case .maximumTokens where maximumTokens <= budget, .stoppedByCaller:
+            Log.info("pocket: stopped after \(statistics.generatedTokens) tokens (-n \(maximumTokens))")
+        case .maximumTokens, .contextFull:
+            Log.info("pocket: stopped: context window full at \(contextLength) tokens "
+                + "(prompt \(tokens.count) + \(statistics.generatedTokens) generated; -n \(maximumTokens) asked; raise --context)")
+            exit(contextFullStatus)
+        }
     }
+
+    /// Exit status when the context window, not `-n` or the model, ended the text.
+    static let contextFullStatus: Int32 = 3
 }

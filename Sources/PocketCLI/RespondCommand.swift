@@ -11,6 +11,18 @@ enum RespondCommand {
     static let switches: Set<String> = ["stream", "greedy"]
 
     static func run(_ argv: ArraySlice<String>) async throws {
+        do {
+            try await respond(argv)
+        } catch let error as LanguageModelSession.GenerationError {
+            if case .exceededContextWindowSize = error {
+                let what = error.errorDescription ?? ""
+                throw CLIError.failure((what.hasSuffix(".") ? what : what + ".") + " Raise --context or lower -n.")
+            }
+            throw CLIError.failure(error.description)
+        }
+    }
+
+    private static func respond(_ argv: ArraySlice<String>) async throws {
         let arguments = try Arguments(argv, valueOptions: valueOptions, switches: switches, aliases: ["n": "tokens"])
         guard arguments.positionals.count == 1, let prompt = arguments.positionals.first else {
             throw CLIError.usage("respond takes exactly one PROMPT argument (quote it)")

@@ -16,7 +16,8 @@ enum SchemaCommand {
         let tokenizer: Tokenizer
         do { tokenizer = try Tokenizer(gguf: GGUFFile(contentsOf: url)) } catch { throw CLIError.failure("\(error)") }
         let vocabulary = StructuredGeneration.vocabulary(tokenizer)
-        while let line = readLine(strippingNewline: true) {
+        var input = TextInput.Lines()
+        while let line = try input.next() {
             let outcome = SchemaCheck.check(tokens: tokenizer.encode(line), grammar: grammar, vocabulary: vocabulary)
             print(outcome.description)
         }

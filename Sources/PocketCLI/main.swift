@@ -45,20 +45,32 @@ let commands: [String: (ArraySlice<String>) throws -> Void] = [
     "schema": SchemaCommand.run,
 ]
 
-let arguments = CommandLine.arguments.dropFirst()
-guard let name = arguments.first, name != "-h", name != "--help", name != "help" else {
-    print(usage)
-    exit(arguments.isEmpty ? 2 : 0)
-}
-/// Reports a command's error on stderr and exits with its status (2 for usage errors).
+/// Reports a command's error on stderr and exits with its status (2 for usage and input errors).
 func fail(with error: any Error) -> Never {
     if let error = error as? CLIError {
         Log.error(error.description)
         if case .usage = error { Log.info(usage) }
         exit(error.exitStatus)
     }
-    Log.error("\(error)")
+    Log.error(readableDescription(of: error))
     exit(1)
+}
+
+/// The message of an error as a user should read it: a `LocalizedError`'s description and
+/// recovery suggestion, or the error's `description`; never a debug dump of an enum case.
+func readableDescription(of error: any Error) -> String {
+    if let error = error as? any LocalizedError, let description = error.errorDescription {
+        guard let suggestion = error.recoverySuggestion else { return description }
+        return (description.hasSuffix(".") ? description : description + ".") + " " + suggestion
+    }
+    return String(describing: error)
+}
+
+let arguments: ArraySlice<String>
+do { arguments = try TextInput.arguments()[...] } catch { fail(with: error) }
+guard let name = arguments.first, name != "-h", name != "--help", name != "help" else {
+    print(usage)
+    exit(arguments.isEmpty ? 2 : 0)
 }
 
 do {

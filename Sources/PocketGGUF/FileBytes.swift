@@ -17,22 +17,30 @@ final class FileBytes: @unchecked Sendable {
     /// Maps `url` with `PROT_READ` / `MAP_PRIVATE`. The file descriptor is closed right away;
     /// the mapping stays valid until deinit.
     ///
-    /// - Throws: ``GGUFError`` of kind `ioError` if the file cannot be opened, stat'ed or
-    ///   mapped, or `truncated` for an empty file.
+    /// The path is stat'ed before it is opened: opening a named pipe for reading would block
+    /// until a writer appears, and a device or directory cannot be mapped as a model. The open
+    /// itself is non-blocking and the descriptor is checked again, in case the path changed
+    /// in between.
+    ///
+    /// - Throws: ``GGUFError`` of kind `notRegularFile` for a named pipe, directory, device or
+    ///   socket, `ioError` if the file cannot be stat'ed, opened or mapped, or `truncated` for
+    ///   an empty file.
     init(mapping url: URL) throws(GGUFError) {
         let path = url.path
-        let fd = open(path, O_RDONLY)
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw GGUFError(.ioError, "cannot open '\(path)': \(String(cString: strerror(errno)))")
+        }
+        try Self.requireRegularFile(info, path: path)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             throw GGUFError(.ioError, "cannot open '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw GGUFError(.ioError, "cannot stat '\(path)': \(String(cString: strerror(errno)))")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw GGUFError(.ioError, "'\(path)' is not a regular file")
-        }
+        try Self.requireRegularFile(info, path: path)
         let size = Int(info.st_size)
         guard size > 0 else {
             throw GGUFError.truncated(need: 4, at: 0, fileSize: 0, what: "the magic")
@@ -42,6 +50,21 @@ final class FileBytes: @unchecked Sendable {
         }
         buffer = UnsafeRawBufferPointer(start: address, count: size)
         isMapped = true
+    }
+
+    /// Throws `notRegularFile`, naming what `path` is, unless `info` describes a regular file.
+    private static func requireRegularFile(_ info: stat, path: String) throws(GGUFError) {
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFIFO: kind = "a named pipe (FIFO)"
+        case S_IFDIR: kind = "a directory"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw GGUFError(.notRegularFile, "'\(path)' is \(kind), expected a regular GGUF file")
     }
 
     /// Copies `data` into a 64-byte-aligned heap buffer, so tensor data is as aligned as it

@@ -51,6 +51,8 @@ public struct GGUFError: Error, CustomStringConvertible, Sendable, Equatable {
         case invalidValue
         /// Opening, mapping, reading or writing the file failed at the OS level.
         case ioError
+        /// The path names a named pipe, directory, device or socket rather than a regular file.
+        case notRegularFile
     }
 
     /// What went wrong.

@@ -37,7 +37,9 @@ public final class GGUFFile: @unchecked Sendable {
     /// Memory-maps the file at `url` (`PROT_READ`, `MAP_PRIVATE`) and parses its header.
     ///
     /// - Parameter url: A local file URL.
-    /// - Throws: ``GGUFError``: `ioError` if the file cannot be opened or mapped; otherwise the
+    /// - Throws: ``GGUFError``: `notRegularFile` for a named pipe, directory, device or socket
+    ///   (checked before opening, so a pipe never blocks); `ioError` if the file cannot be
+    ///   opened or mapped; otherwise the
     ///   first problem found in the header, with its byte offset.
     /// - Complexity: O(header size); tensor data is not touched.
     public convenience init(contentsOf url: URL) throws(GGUFError) {

@@ -1,12 +1,19 @@
 /// The key-value metadata of a GGUF file, in file order.
 ///
-/// Optional accessors return `nil` when a key is absent or has another type; the `required…`
-/// variants throw a ``GGUFError`` naming the key and the expected type, for keys a model
-/// cannot do without.
+/// Three kinds of accessor:
+/// - `string(_:)`, `integer(_:)`…: `nil` when the key is absent *or* has another type (for
+///   display and probing).
+/// - `optionalString(_:)`, `optionalInteger(_:)`…: `nil` only when the key is absent; a key that
+///   is present with another type (or an integer that does not fit `Int`) throws, so a wrong
+///   value never silently becomes a default.
+/// - `requiredString(_:)`, `requiredInteger(_:)`…: throw when the key is absent as well.
+///
+/// The errors are ``GGUFError`` of kind `missingKey` or `wrongType`, naming the key, the value
+/// found and the type expected.
 ///
 /// ```swift
 /// let layers = try file.metadata.requiredInteger("llama.block_count")
-/// let tokens = file.metadata.strings("tokenizer.ggml.tokens") ?? []
+/// let context = try file.metadata.optionalInteger("llama.context_length") ?? 2048
 /// ```
 public struct GGUFMetadata: Sendable {
     /// Keys in the order they appear in the file.
@@ -78,6 +85,67 @@ public struct GGUFMetadata: Sendable {
         try required(key, expected: "a number") { $0.floatValue }
     }
 
+    /// The string stored under `key`, or `nil` if the key is absent.
+    ///
+    /// - Throws: ``GGUFError`` of kind `wrongType` if the key holds something else.
+    public func optionalString(_ key: String) throws(GGUFError) -> String? {
+        try optional(key, expected: "a string") { $0.stringValue }
+    }
+
+    /// The integer stored under `key` (any integer type whose value fits `Int`), or `nil` if
+    /// the key is absent.
+    ///
+    /// - Throws: ``GGUFError`` of kind `wrongType` if the key holds a non-integer or an integer
+    ///   that does not fit `Int` (such as a `uint64` of 2^63).
+    public func optionalInteger(_ key: String) throws(GGUFError) -> Int? {
+        try optional(key, expected: "an integer that fits Int") { $0.integerValue }
+    }
+
+    /// The number stored under `key` (a float, or an integer converted), or `nil` if the key
+    /// is absent.
+    ///
+    /// - Throws: ``GGUFError`` of kind `wrongType` if the key holds something else.
+    public func optionalFloat(_ key: String) throws(GGUFError) -> Double? {
+        try optional(key, expected: "a number") { $0.floatValue }
+    }
+
+    /// The flag stored under `key`, or `nil` if the key is absent.
+    ///
+    /// - Throws: ``GGUFError`` of kind `wrongType` if the key holds something else.
+    public func optionalBool(_ key: String) throws(GGUFError) -> Bool? {
+        try optional(key, expected: "a bool") { $0.boolValue }
+    }
+
+    /// The array of strings stored under `key`, or `nil` if the key is absent.
+    ///
+    /// - Throws: ``GGUFError`` of kind `wrongType` if the key holds something else or an element
+    ///   is not a string.
+    public func optionalStrings(_ key: String) throws(GGUFError) -> [String]? {
+        guard values[key] != nil else { return nil }
+        guard let result = strings(key) else { throw wrongType(key, expected: "an array of strings") }
+        return result
+    }
+
+    /// The array of integers stored under `key`, or `nil` if the key is absent.
+    ///
+    /// - Throws: ``GGUFError`` of kind `wrongType` if the key holds something else or an element
+    ///   is not an integer that fits `Int`.
+    public func optionalIntegers(_ key: String) throws(GGUFError) -> [Int]? {
+        guard values[key] != nil else { return nil }
+        guard let result = integers(key) else { throw wrongType(key, expected: "an array of integers") }
+        return result
+    }
+
+    private func optional<T>(_ key: String, expected: String, _ convert: (GGUFValue) -> T?) throws(GGUFError) -> T? {
+        guard let value = values[key] else { return nil }
+        guard let converted = convert(value) else { throw wrongType(key, expected: expected) }
+        return converted
+    }
+
+    private func wrongType(_ key: String, expected: String) -> GGUFError {
+        GGUFError(.wrongType, "metadata key '\(key)' is \(values[key]?.summary ?? "absent"), expected \(expected)")
+    }
+
     private func elements<T>(_ key: String, _ convert: (GGUFValue) -> T?) -> [T]? {
         guard let array = values[key]?.arrayValue else { return nil }
         var result: [T] = []
@@ -95,9 +163,7 @@ public struct GGUFMetadata: Sendable {
         guard let value = values[key] else {
             throw GGUFError(.missingKey, "missing metadata key '\(key)' (expected \(expected))")
         }
-        guard let converted = convert(value) else {
-            throw GGUFError(.wrongType, "metadata key '\(key)' is \(value.valueType), expected \(expected)")
-        }
+        guard let converted = convert(value) else { throw wrongType(key, expected: expected) }
         return converted
     }
 }

@@ -79,6 +79,27 @@ public enum GGUFValue: Sendable, Equatable {
         return nil
     }
 
+    /// The type and a short rendering of the value, for error messages: `uint64 9223372036854775808`,
+    /// `string "4096"`, `array of 3 uint32`.
+    public var summary: String {
+        switch self {
+        case .uint8(let v): "uint8 \(v)"
+        case .int8(let v): "int8 \(v)"
+        case .uint16(let v): "uint16 \(v)"
+        case .int16(let v): "int16 \(v)"
+        case .uint32(let v): "uint32 \(v)"
+        case .int32(let v): "int32 \(v)"
+        case .uint64(let v): "uint64 \(v)"
+        case .int64(let v): "int64 \(v)"
+        case .float32(let v): "float32 \(v)"
+        case .float64(let v): "float64 \(v)"
+        case .bool(let v): "bool \(v)"
+        case .string(let v): "string " + (v.count > 40 ? String(v.prefix(40)).debugDescription + "…" : v.debugDescription)
+        case .array(let elements):
+            "array of \(elements.count)" + (elements.first.map { " \($0.valueType)" } ?? "")
+        }
+    }
+
     /// The on-disk type of this value, as the GGUF type number.
     public var valueType: GGUFValueType {
         switch self {

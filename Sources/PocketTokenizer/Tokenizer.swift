@@ -39,7 +39,7 @@ public final class Tokenizer: Sendable {
     private let tokenTypes: [TokenType]
     private let idForBytes: [[UInt8]: Int]
     private let byteTokens: [Int32]
-    private let merges: [UInt64: Merge]
+    private let merges: BytePairMerges
     private let specialTokens: [(bytes: [UInt8], id: Int)]
     /// `startsSpecial[b]`: some special token begins with byte `b` (a fast pre-check).
     private let startsSpecial: [Bool]
@@ -47,25 +47,45 @@ public final class Tokenizer: Sendable {
     /// Stands in for a byte that has no token (`tokenizer.ggml.unknown_token_id`).
     private let unknownToken: Int?
 
-    private struct Merge: Sendable {
-        var rank: Int32
-        var result: Int32
-    }
-
     /// Builds the tokenizer of a GGUF model.
     ///
+    /// A `tokenizer.ggml.*` key that is present must have its expected type (a mistyped key
+    /// is an error, never a default), and every `tokenizer.ggml.*_token_id` key (BOS, EOS,
+    /// padding, …) must be an id inside the vocabulary.
+    ///
     /// - Throws: ``TokenizerError`` when the metadata is missing, inconsistent or describes a
-    ///   tokenizer Pocket does not implement.
+    ///   tokenizer Pocket does not implement; ``TokenizerError/invalidMetadata(key:found:expected:)``
+    ///   names a mistyped key or an out-of-range token id.
     public convenience init(gguf file: GGUFFile) throws(TokenizerError) {
         let m = file.metadata
-        let model = m.string("tokenizer.ggml.model") ?? "gpt2"
+        func read<T>(_ key: String, _ expected: String, _ accessor: (String) throws(GGUFError) -> T?) throws(TokenizerError) -> T? {
+            do { return try accessor(key) } catch {
+                throw .invalidMetadata(key: key, found: m[key]?.summary ?? "absent", expected: expected)
+            }
+        }
+        let model = try read("tokenizer.ggml.model", "a string", m.optionalString) ?? "gpt2"
         guard model == "gpt2" else { throw .unsupportedModel(model) }
-        guard let tokens = m.strings("tokenizer.ggml.tokens") else { throw .missingMetadata("tokenizer.ggml.tokens") }
-        guard let merges = m.strings("tokenizer.ggml.merges") else { throw .missingMetadata("tokenizer.ggml.merges") }
-        let types = m.integers("tokenizer.ggml.token_type") ?? [Int](repeating: 1, count: tokens.count)
+        guard let tokens = try read("tokenizer.ggml.tokens", "an array of strings", m.optionalStrings) else {
+            throw .missingMetadata("tokenizer.ggml.tokens")
+        }
+        guard let merges = try read("tokenizer.ggml.merges", "an array of strings", m.optionalStrings) else {
+            throw .missingMetadata("tokenizer.ggml.merges")
+        }
+        let types = try read("tokenizer.ggml.token_type", "an array of integers", m.optionalIntegers)
+            ?? [Int](repeating: 1, count: tokens.count)
+        for key in m.keys where key.hasPrefix("tokenizer.ggml.") {
+            if key.hasSuffix("_token_id") {
+                let id = try read(key, "a token id in 0..<\(tokens.count)", m.optionalInteger)
+                if let id, !tokens.indices.contains(id) {
+                    throw .invalidMetadata(key: key, found: "\(id)", expected: "a token id in 0..<\(tokens.count)")
+                }
+            } else if key.hasPrefix("tokenizer.ggml.add_") {
+                _ = try read(key, "a bool", m.optionalBool)
+            }
+        }
         try self.init(
             tokens: tokens, tokenTypes: types, merges: merges,
-            preTokenizer: m.string("tokenizer.ggml.pre") ?? "default",
+            preTokenizer: try read("tokenizer.ggml.pre", "a string", m.optionalString) ?? "default",
             bosToken: m.integer("tokenizer.ggml.bos_token_id"), eosToken: m.integer("tokenizer.ggml.eos_token_id"),
             endOfTurnToken: m.integer("tokenizer.ggml.eot_token_id"),
             unknownToken: m.integer("tokenizer.ggml.unknown_token_id"),
@@ -128,7 +148,7 @@ public final class Tokenizer: Sendable {
         guard byteTokens[Int(UInt8(ascii: "a"))] >= 0, byteTokens[Int(UInt8(ascii: " "))] >= 0 else {
             throw .invalidVocabulary("no tokens for single bytes: not a byte-level vocabulary")
         }
-        var table: [UInt64: Merge] = [:]
+        var table: [UInt64: BytePairMerges.Merge] = [:]
         table.reserveCapacity(merges.count)
         for (rank, line) in merges.enumerated() {
             let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
@@ -139,8 +159,8 @@ public final class Tokenizer: Sendable {
             guard let l = idForBytes[left], let r = idForBytes[right], let result = idForBytes[left + right] else {
                 continue  // a rule whose parts or result are not tokens can never apply
             }
-            let key = UInt64(UInt32(l)) << 32 | UInt64(UInt32(r))
-            if table[key] == nil { table[key] = Merge(rank: Int32(rank), result: Int32(result)) }
+            let key = BytePairMerges.key(Int32(l), Int32(r))
+            if table[key] == nil { table[key] = BytePairMerges.Merge(rank: Int32(rank), result: Int32(result)) }
         }
         var endOfGeneration = Set([eosToken, endOfTurnToken].compactMap { $0 })
         let turnEnders: Set<String> = ["<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<end_of_turn>", "<|endoftext|>", "<|end|>"]
@@ -151,7 +171,7 @@ public final class Tokenizer: Sendable {
         self.tokenTypes = types
         self.idForBytes = idForBytes
         self.byteTokens = byteTokens
-        self.merges = table
+        self.merges = BytePairMerges(rules: table)
         // Longest first, so "<|im_start|>" wins over any shorter special token it contains.
         specialTokens = specials.sorted { $0.bytes.count > $1.bytes.count }
         var starts = [Bool](repeating: false, count: 256)
@@ -167,11 +187,20 @@ public final class Tokenizer: Sendable {
     ///   - parseSpecial: Whether special-token strings in `text` (such as `<|im_start|>`) become
     ///     their single ids. Leave `false` for anything a user or tool wrote: the strings are
     ///     then split like any other text.
+    ///
+    /// - Complexity: O(n log n) in the length of the longest pre-token, linear otherwise.
     public func encode(_ text: String, parseSpecial: Bool = false) -> [Int] {
+        encode(text, parseSpecial: parseSpecial, mergingByRescanning: false)
+    }
+
+    /// ``encode(_:parseSpecial:)`` with a choice of merge algorithm: `mergingByRescanning`
+    /// uses the quadratic reference (``BytePairMerges/applyByRescanning(to:)``), for tests.
+    func encode(_ text: String, parseSpecial: Bool, mergingByRescanning: Bool) -> [Int] {
         var ids: [Int] = []
         ids.reserveCapacity(text.utf8.count / 3)
+        var scratch: BytePairMerges.Scratch? = mergingByRescanning ? nil : BytePairMerges.Scratch()
         guard parseSpecial, !specialTokens.isEmpty else {
-            encodeText(text, into: &ids)
+            encodeText(text, into: &ids, scratch: &scratch)
             return ids
         }
         let utf8 = Array(text.utf8)
@@ -180,7 +209,7 @@ public final class Tokenizer: Sendable {
             if startsSpecial[Int(utf8[i])] {
                 for special in specialTokens where special.bytes.count <= utf8.count - i {
                     if utf8[i..<(i + special.bytes.count)].elementsEqual(special.bytes) {
-                        if fragmentStart < i { encodeText(String(decoding: utf8[fragmentStart..<i], as: UTF8.self), into: &ids) }
+                        if fragmentStart < i { encodeText(String(decoding: utf8[fragmentStart..<i], as: UTF8.self), into: &ids, scratch: &scratch) }
                         ids.append(special.id)
                         i += special.bytes.count
                         fragmentStart = i
@@ -190,12 +219,13 @@ public final class Tokenizer: Sendable {
             }
             i += 1
         }
-        if fragmentStart < utf8.count { encodeText(String(decoding: utf8[fragmentStart...], as: UTF8.self), into: &ids) }
+        if fragmentStart < utf8.count { encodeText(String(decoding: utf8[fragmentStart...], as: UTF8.self), into: &ids, scratch: &scratch) }
         return ids
     }
 
-    /// Pre-tokenizes and byte-pair encodes text that contains no special tokens.
-    private func encodeText(_ text: String, into ids: inout [Int]) {
+    /// Pre-tokenizes and byte-pair encodes text that contains no special tokens; without
+    /// `scratch`, with the quadratic reference merge.
+    private func encodeText(_ text: String, into ids: inout [Int], scratch: inout BytePairMerges.Scratch?) {
         var symbols: [Int32] = []
         for piece in preTokenizer.split(text) {
             let bytes = Array(String(piece).utf8)
@@ -205,19 +235,10 @@ public final class Tokenizer: Sendable {
             }
             symbols.removeAll(keepingCapacity: true)
             for b in bytes { symbols.append(byteTokens[Int(b)]) }
-            // Repeatedly merge the adjacent pair with the lowest rank (leftmost on ties).
-            while symbols.count > 1 {
-                var best = Int32.max, at = -1, result: Int32 = 0
-                for i in 0..<(symbols.count - 1) {
-                    // A byte without a token is -1: its bit pattern matches no merge.
-                    let key = UInt64(UInt32(bitPattern: symbols[i])) << 32 | UInt64(UInt32(bitPattern: symbols[i + 1]))
-                    if let merge = merges[key], merge.rank < best {
-                        best = merge.rank; at = i; result = merge.result
-                    }
-                }
-                guard at >= 0 else { break }
-                symbols[at] = result
-                symbols.remove(at: at + 1)
+            if scratch != nil {
+                merges.apply(to: &symbols, scratch: &scratch!)
+            } else {
+                merges.applyByRescanning(to: &symbols)
             }
             for s in symbols {
                 if s >= 0 { ids.append(Int(s)) } else if let unknownToken { ids.append(unknownToken) }

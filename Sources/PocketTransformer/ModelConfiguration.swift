@@ -4,7 +4,8 @@ import PocketGGUF
 ///
 /// Keys are prefixed with the architecture name (`llama.block_count`, `qwen2.block_count`).
 /// Values that the file omits fall back to the usual defaults (RoPE base 10,000, RMS epsilon
-/// 1e-5, head dimension `embedding / heads`).
+/// 1e-5, head dimension `embedding / heads`); a value that is present but mistyped or
+/// inconsistent is an error naming its key.
 ///
 /// ```swift
 /// let file = try GGUFFile(contentsOf: url)
@@ -66,65 +67,101 @@ public struct ModelConfiguration: Sendable, Equatable {
 
     /// Reads the configuration from a model's metadata.
     ///
+    /// Every key read must have the expected type when present (a context length stored as a
+    /// string, or an integer too large for `Int`, is an error, never the default), and the
+    /// values must be consistent: positive sizes, heads dividing the embedding (when
+    /// `attention.key_length` is absent), key/value heads dividing the heads, an even RoPE
+    /// dimension count between 2 and the head dimension, `vocab_size` equal to the number of
+    /// tokens. Whether `block_count` matches the tensors is checked by ``TransformerWeights``.
+    ///
     /// - Throws: ``TransformerError/unsupportedArchitecture(_:)`` when `general.architecture` is
-    ///   not a Llama-family architecture, ``TransformerError/invalidConfiguration(_:)`` when a
-    ///   required key is missing or values are inconsistent.
+    ///   not a Llama-family architecture; ``TransformerError/invalidMetadata(key:found:expected:)``
+    ///   naming the first key that is missing, mistyped or inconsistent.
     public init(metadata: GGUFMetadata) throws(TransformerError) {
-        guard let architecture = metadata.string("general.architecture") else {
-            throw .invalidConfiguration("missing metadata key general.architecture")
+        // A present key of another type throws; the error names it with what it holds.
+        func read<T>(_ key: String, _ expected: String, _ accessor: (String) throws(GGUFError) -> T?) throws(TransformerError) -> T? {
+            do { return try accessor(key) } catch {
+                throw .invalidMetadata(key: key, found: metadata[key]?.summary ?? "absent", expected: expected)
+            }
+        }
+        guard let architecture = try read("general.architecture", "a string", metadata.optionalString) else {
+            throw .invalidMetadata(key: "general.architecture", found: "absent", expected: "a string")
         }
         guard Architecture(rawValue: architecture) != nil else {
             throw .unsupportedArchitecture(architecture)
         }
         let p = architecture + "."
+        func integer(_ key: String) throws(TransformerError) -> Int? {
+            try read(p + key, "an integer that fits Int", metadata.optionalInteger)
+        }
         func required(_ key: String) throws(TransformerError) -> Int {
-            guard let value = metadata.integer(p + key) else {
-                throw .invalidConfiguration("missing integer metadata key \(p + key)")
+            guard let value = try integer(key) else {
+                throw .invalidMetadata(key: p + key, found: "absent", expected: "an integer")
             }
             return value
         }
         let embedding = try required("embedding_length")
         let heads = try required("attention.head_count")
-        let vocabulary = metadata.integer(p + "vocab_size")
-            ?? metadata.strings("tokenizer.ggml.tokens")?.count
-        guard let vocabulary else {
-            throw .invalidConfiguration("missing \(p)vocab_size and tokenizer.ggml.tokens")
+        let tokenCount = try read("tokenizer.ggml.tokens", "an array of strings", metadata.optionalStrings)?.count
+        let vocabulary = try integer("vocab_size")
+        if let vocabulary, let tokenCount, vocabulary != tokenCount {
+            throw .invalidMetadata(key: p + "vocab_size", found: "\(vocabulary)",
+                                   expected: "the number of entries in tokenizer.ggml.tokens, \(tokenCount)")
         }
+        guard let vocabularySize = vocabulary ?? tokenCount else {
+            throw .invalidMetadata(key: p + "vocab_size", found: "absent", expected: "an integer (tokenizer.ggml.tokens is absent too)")
+        }
+        let keyLength = try integer("attention.key_length")
+        if keyLength == nil, heads > 0, embedding % heads != 0 {
+            throw .invalidMetadata(key: p + "attention.head_count", found: "\(heads)",
+                                   expected: "a divisor of \(p)embedding_length \(embedding) (no \(p)attention.key_length given)")
+        }
+        if let valueLength = try integer("attention.value_length"), let keyLength, valueLength != keyLength {
+            throw .invalidMetadata(key: p + "attention.value_length", found: "\(valueLength)",
+                                   expected: "\(p)attention.key_length, \(keyLength)")
+        }
+        let ropeBase = try read(p + "rope.freq_base", "a number", metadata.optionalFloat)
+        let epsilon = try read(p + "attention.layer_norm_rms_epsilon", "a number", metadata.optionalFloat)
         self.init(
             architecture: architecture,
             embeddingLength: embedding,
             layerCount: try required("block_count"),
             feedForwardLength: try required("feed_forward_length"),
             headCount: heads,
-            keyValueHeadCount: metadata.integer(p + "attention.head_count_kv") ?? heads,
-            headDimension: metadata.integer(p + "attention.key_length"),
-            ropeDimensionCount: metadata.integer(p + "rope.dimension_count"),
-            ropeFrequencyBase: Float(metadata.float(p + "rope.freq_base") ?? 10_000),
-            rmsNormEpsilon: Float(metadata.float(p + "attention.layer_norm_rms_epsilon") ?? 1e-5),
-            trainedContextLength: metadata.integer(p + "context_length") ?? 2048,
-            vocabularySize: vocabulary)
+            keyValueHeadCount: try integer("attention.head_count_kv") ?? heads,
+            headDimension: keyLength,
+            ropeDimensionCount: try integer("rope.dimension_count"),
+            ropeFrequencyBase: Float(ropeBase ?? 10_000),
+            rmsNormEpsilon: Float(epsilon ?? 1e-5),
+            trainedContextLength: try integer("context_length") ?? 2048,
+            vocabularySize: vocabularySize)
         try validate()
     }
 
     /// Checks that the values describe a model this forward pass can run.
+    ///
+    /// - Throws: ``TransformerError/invalidMetadata(key:found:expected:)`` naming the key (with
+    ///   the architecture prefix) of the first value out of range or inconsistent.
     public func validate() throws(TransformerError) {
-        func check(_ condition: Bool, _ message: @autoclosure () -> String) throws(TransformerError) {
-            if !condition { throw .invalidConfiguration(message()) }
+        let p = architecture + "."
+        func check(_ condition: Bool, _ key: String, _ value: some Numeric, _ expected: @autoclosure () -> String) throws(TransformerError) {
+            if !condition { throw .invalidMetadata(key: p + key, found: "\(value)", expected: expected()) }
         }
         let limit = 1 << 20
-        try check((1...limit).contains(embeddingLength), "embedding length \(embeddingLength) out of range")
-        try check((1...4096).contains(layerCount), "block count \(layerCount) out of range")
-        try check((1...limit).contains(feedForwardLength), "feed-forward length \(feedForwardLength) out of range")
-        try check((1...4096).contains(headCount), "head count \(headCount) out of range")
-        try check(keyValueHeadCount >= 1 && headCount % keyValueHeadCount == 0,
-                  "head count \(headCount) is not a multiple of key/value head count \(keyValueHeadCount)")
-        try check(headDimension >= 2 && headDimension % 2 == 0 && headDimension <= 4096,
-                  "head dimension \(headDimension) must be even and positive")
-        try check(ropeDimensionCount >= 0 && ropeDimensionCount <= headDimension && ropeDimensionCount % 2 == 0,
-                  "RoPE dimension count \(ropeDimensionCount) must be even and at most the head dimension \(headDimension)")
-        try check(ropeFrequencyBase.isFinite && ropeFrequencyBase > 0, "RoPE base \(ropeFrequencyBase) must be positive")
-        try check(rmsNormEpsilon.isFinite && rmsNormEpsilon >= 0, "RMS epsilon \(rmsNormEpsilon) must be non-negative")
-        try check(trainedContextLength >= 1, "context length \(trainedContextLength) must be positive")
-        try check((1...(1 << 24)).contains(vocabularySize), "vocabulary size \(vocabularySize) out of range")
+        try check((1...limit).contains(embeddingLength), "embedding_length", embeddingLength, "1...\(limit)")
+        try check((1...4096).contains(layerCount), "block_count", layerCount, "1...4096")
+        try check((1...limit).contains(feedForwardLength), "feed_forward_length", feedForwardLength, "1...\(limit)")
+        try check((1...4096).contains(headCount), "attention.head_count", headCount, "1...4096")
+        try check(keyValueHeadCount >= 1 && headCount % keyValueHeadCount == 0, "attention.head_count_kv", keyValueHeadCount,
+                  "a positive divisor of \(p)attention.head_count \(headCount)")
+        try check(headDimension >= 2 && headDimension % 2 == 0 && headDimension <= 4096, "attention.key_length", headDimension,
+                  "an even head dimension in 2...4096")
+        try check(ropeDimensionCount >= 2 && ropeDimensionCount <= headDimension && ropeDimensionCount % 2 == 0,
+                  "rope.dimension_count", ropeDimensionCount, "an even count in 2...\(headDimension) (the head dimension)")
+        try check(ropeFrequencyBase.isFinite && ropeFrequencyBase > 0, "rope.freq_base", ropeFrequencyBase, "a positive number")
+        try check(rmsNormEpsilon.isFinite && rmsNormEpsilon >= 0, "attention.layer_norm_rms_epsilon", rmsNormEpsilon,
+                  "a non-negative number")
+        try check(trainedContextLength >= 1, "context_length", trainedContextLength, "a positive integer")
+        try check((1...(1 << 24)).contains(vocabularySize), "vocab_size", vocabularySize, "1...\(1 << 24)")
     }
 }

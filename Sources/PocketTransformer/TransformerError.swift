@@ -7,6 +7,9 @@ public enum TransformerError: Error, CustomStringConvertible, Sendable, Equatabl
     case unsupportedArchitecture(String)
     /// Hyper-parameters are missing or inconsistent.
     case invalidConfiguration(String)
+    /// A metadata key is missing, has the wrong type, or contradicts the other keys or the
+    /// tensors: the key, what the file has (`"uint32 7"`, `"absent"`) and what was expected.
+    case invalidMetadata(key: String, found: String, expected: String)
     /// A tensor the architecture needs is absent.
     case missingTensor(String)
     /// A tensor has the wrong shape or an unusable type.
@@ -16,11 +19,14 @@ public enum TransformerError: Error, CustomStringConvertible, Sendable, Equatabl
     /// A token id outside the vocabulary.
     case invalidToken(Int, vocabularySize: Int)
 
+    /// A readable explanation naming what was found and what was expected.
     public var description: String {
         switch self {
         case .unsupportedArchitecture(let name):
             "unsupported architecture '\(name)' (supported: \(Architecture.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .invalidConfiguration(let detail): "invalid model configuration: \(detail)"
+        case .invalidMetadata(let key, let found, let expected):
+            "invalid model metadata: '\(key)' is \(found), expected \(expected)"
         case .missingTensor(let name): "the model file has no tensor '\(name)'"
         case .invalidTensor(let name, let reason): "tensor '\(name)': \(reason)"
         case .contextOverflow(let needed, let capacity):

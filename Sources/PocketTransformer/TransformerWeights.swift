@@ -42,8 +42,11 @@ public struct TransformerWeights: @unchecked Sendable {
 
     /// Looks up and validates every tensor the configuration needs.
     ///
-    /// - Throws: ``TransformerError/missingTensor(_:)`` or ``TransformerError/invalidTensor(name:reason:)``.
+    /// - Throws: ``TransformerError/invalidMetadata(key:found:expected:)`` when `block_count`
+    ///   disagrees with the `blk.N.` layers the file has tensors for;
+    ///   ``TransformerError/missingTensor(_:)`` or ``TransformerError/invalidTensor(name:reason:)``.
     public init(file: GGUFFile, configuration c: ModelConfiguration) throws(TransformerError) {
+        try Self.checkLayerCount(file, c)
         let architecture = Architecture(rawValue: c.architecture) ?? .llama
         func matrix(_ name: String, rows: Int, columns: Int) throws(TransformerError) -> WeightMatrix {
             guard let info = file.tensor(named: name) else { throw .missingTensor(name) }
@@ -102,5 +105,27 @@ public struct TransformerWeights: @unchecked Sendable {
         output = file.tensor(named: "output.weight") == nil
             ? tokenEmbedding
             : try matrix("output.weight", rows: c.vocabularySize, columns: dim)
+    }
+
+    /// Checks that the layers with `blk.N.` tensors are exactly `0..<block_count`: running a
+    /// 30-layer file as 7 layers (or asking for layers it lacks) must not happen silently.
+    private static func checkLayerCount(_ file: GGUFFile, _ c: ModelConfiguration) throws(TransformerError) {
+        var layers = Set<Int>()
+        for tensor in file.tensors where tensor.name.hasPrefix("blk.") {
+            let rest = tensor.name.dropFirst(4)
+            guard let dot = rest.firstIndex(of: "."), let layer = Int(rest[..<dot]), layer >= 0 else {
+                throw .invalidTensor(name: tensor.name, reason: "a block tensor's name must be blk.<layer>.<weight>")
+            }
+            layers.insert(layer)
+        }
+        let key = c.architecture + ".block_count"
+        if let last = layers.max(), last >= c.layerCount {
+            throw .invalidMetadata(key: key, found: "\(c.layerCount)",
+                                   expected: "\(last + 1): the file has tensors for layers up to blk.\(last)")
+        }
+        if let missing = (0..<c.layerCount).first(where: { !layers.contains($0) }) {
+            throw .invalidMetadata(key: key, found: "\(c.layerCount)",
+                                   expected: "the \(layers.count) layers the file has tensors for (none for blk.\(missing))")
+        }
     }
 }

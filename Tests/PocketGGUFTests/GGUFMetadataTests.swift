@@ -47,13 +47,38 @@ struct GGUFMetadataTests {
         #expect(throws: GGUFError(.missingKey, "missing metadata key 'nope' (expected an integer)")) {
             try metadata.requiredInteger("nope")
         }
-        #expect(throws: GGUFError(.wrongType, "metadata key 'layers' is uint32, expected a string")) {
+        #expect(throws: GGUFError(.wrongType, "metadata key 'layers' is uint32 30, expected a string")) {
             try metadata.requiredString("layers")
         }
         do {
             _ = try metadata.requiredFloat("name")
         } catch {
-            #expect(error.description == "GGUF: metadata key 'name' is string, expected a number")
+            #expect(error.description == "GGUF: metadata key 'name' is string \"pocket\", expected a number")
         }
+    }
+
+    /// A present key of the wrong type is an error, never silently absent.
+    @Test func optionalAccessorsRejectWrongTypes() throws {
+        let m = GGUFMetadata([
+            ("n", .uint32(7)), ("huge", .uint64(1 << 63)), ("text", .string("4096")), ("flag", .bool(true)),
+            ("ids", .array([.int32(1), .int32(2)])), ("mixed", .array([.int32(1), .string("x")])),
+        ])
+        #expect(try m.optionalInteger("n") == 7)
+        #expect(try m.optionalInteger("absent") == nil)
+        #expect(try m.optionalIntegers("ids") == [1, 2])
+        #expect(try m.optionalBool("flag") == true)
+        #expect(throws: GGUFError(.wrongType, "metadata key 'huge' is uint64 9223372036854775808, expected an integer that fits Int")) {
+            try m.optionalInteger("huge")
+        }
+        #expect(throws: GGUFError(.wrongType, "metadata key 'text' is string \"4096\", expected an integer that fits Int")) {
+            try m.optionalInteger("text")
+        }
+        #expect(throws: GGUFError.self) { try m.optionalBool("n") }
+        #expect(throws: GGUFError.self) { try m.optionalString("flag") }
+        #expect(throws: GGUFError.self) { try m.optionalFloat("text") }
+        #expect(throws: GGUFError(.wrongType, "metadata key 'mixed' is array of 2 int32, expected an array of integers")) {
+            try m.optionalIntegers("mixed")
+        }
+        #expect(throws: GGUFError.self) { try m.optionalStrings("ids") }
     }
 }

@@ -244,7 +244,13 @@ struct MalformedInputTests {
             _ = try GGUFFile(contentsOf: FileManager.default.temporaryDirectory)
             Issue.record("a directory parsed")
         } catch {
-            #expect(error.kind == .ioError)
+            #expect(error.kind == .notRegularFile && error.message.contains("a directory"))
+        }
+        do {
+            _ = try GGUFFile(contentsOf: URL(fileURLWithPath: "/dev/null"))
+            Issue.record("a device parsed")
+        } catch {
+            #expect(error.kind == .notRegularFile && error.message.contains("a character device"))
         }
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("pocket-gguf-empty-\(UUID()).gguf")
         try Data().write(to: empty)
@@ -255,5 +261,30 @@ struct MalformedInputTests {
         } catch {
             #expect(error.kind == .truncated)
         }
+    }
+
+    /// Opening a named pipe for reading blocks until a writer appears: the reader must refuse
+    /// it without opening. Should it block anyway, a writer opened after 3 s releases it, so
+    /// the test fails (on time and kind) instead of hanging.
+    @Test func namedPipeIsRejectedWithoutBlocking() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pocket-fifo-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("model.gguf").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+            // Succeeds only while a reader is blocked in open(); then releases it.
+            let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        let started = ContinuousClock.now
+        do {
+            _ = try GGUFFile(contentsOf: URL(fileURLWithPath: fifo))
+            Issue.record("a named pipe parsed")
+        } catch {
+            #expect(error.kind == .notRegularFile)
+            #expect(error.message.contains("named pipe") && error.message.contains(fifo), "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
     }
 }

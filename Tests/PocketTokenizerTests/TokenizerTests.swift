@@ -12,8 +12,8 @@ struct GoldenTokenizationTests {
         var ids_parse_special: [Int]
     }
 
-    static func cases() throws -> [Case] {
-        let text = try String(contentsOf: TestModel.golden.appendingPathComponent("tokenize_shared.jsonl"), encoding: .utf8)
+    static func cases(in directory: URL = TestModel.golden) throws -> [Case] {
+        let text = try String(contentsOf: directory.appendingPathComponent("tokenize_shared.jsonl"), encoding: .utf8)
         return try text.split(separator: "\n").map { try JSONDecoder().decode(Case.self, from: Data($0.utf8)) }
     }
 
@@ -31,6 +31,21 @@ struct GoldenTokenizationTests {
         for c in try Self.cases() {
             #expect(TestModel.tokenizer.decode(c.ids) == c.text)
             #expect(TestModel.tokenizer.decode(c.ids_parse_special) == c.text)
+        }
+    }
+}
+
+/// Agreement with llama.cpp's tokenizations of Qwen2.5-Coder (`../shared/golden/qwen`).
+@Suite(.enabled(if: QwenModel.isInstalled && QwenModel.hasGolden, "needs the Qwen model from Weights/fetch and ../shared/golden/qwen"))
+struct QwenGoldenTokenizationTests {
+    @Test func everyLineMatchesBothWays() throws {
+        let cases = try GoldenTokenizationTests.cases(in: QwenModel.golden)
+        #expect(cases.count >= 20)
+        for c in cases {
+            #expect(QwenModel.tokenizer.encode(c.text) == c.ids, "plain: \(c.text.debugDescription)")
+            #expect(QwenModel.tokenizer.encode(c.text, parseSpecial: true) == c.ids_parse_special,
+                    "special: \(c.text.debugDescription)")
+            #expect(QwenModel.tokenizer.decode(c.ids) == c.text)
         }
     }
 }

@@ -1,0 +1,65 @@
+/// A binary min-heap of candidate merges, ordered by (merge rank, position of the left symbol).
+///
+/// ``BytePairMerges`` pushes every adjacent pair that has a merge rule and pops the best one;
+/// entries that a previous merge made stale stay in the heap and are skipped when popped
+/// (lazy invalidation), which keeps every operation O(log n).
+struct MergeQueue {
+    /// One candidate: merging the symbols in slots `left` and `right`, which held the tokens
+    /// `leftToken` and `rightToken` when the candidate was pushed.
+    struct Candidate {
+        /// `rank << 32 | left`: the lowest rank first, then the leftmost position.
+        var order: UInt64
+        var right: Int32
+        var leftToken: Int32
+        var rightToken: Int32
+        var result: Int32
+
+        /// Slot of the left symbol.
+        var left: Int32 { Int32(truncatingIfNeeded: order & 0xFFFF_FFFF) }
+    }
+
+    private var heap: [Candidate] = []
+
+    /// Whether no candidate is left.
+    var isEmpty: Bool { heap.isEmpty }
+
+    /// Removes every candidate, keeping the storage for the next piece.
+    mutating func removeAll() { heap.removeAll(keepingCapacity: true) }
+
+    /// Adds a candidate.
+    ///
+    /// - Complexity: O(log n).
+    mutating func push(_ candidate: Candidate) {
+        heap.append(candidate)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard candidate.order < heap[parent].order else { break }
+            heap[child] = heap[parent]
+            child = parent
+        }
+        heap[child] = candidate
+    }
+
+    /// Removes and returns the candidate with the lowest (rank, position), or `nil`.
+    ///
+    /// - Complexity: O(log n).
+    mutating func popFirst() -> Candidate? {
+        guard let last = heap.popLast() else { return nil }
+        guard !heap.isEmpty else { return last }
+        let first = heap[0]
+        // Sift `last` down from the root.
+        var parent = 0
+        let count = heap.count
+        while true {
+            var child = 2 * parent + 1
+            guard child < count else { break }
+            if child + 1 < count && heap[child + 1].order < heap[child].order { child += 1 }
+            guard heap[child].order < last.order else { break }
+            heap[parent] = heap[child]
+            parent = child
+        }
+        heap[parent] = last
+        return first
+    }
+}
