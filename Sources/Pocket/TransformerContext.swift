@@ -21,10 +21,12 @@ final class TransformerContext: LanguageModelContext {
             model.tokenizer.isSpecial($0) ? [] : model.tokenizer.bytes(of: $0)
         },
         endOfGeneration: model.tokenizer.endOfGenerationTokens)
-    /// Tokens containing `{` or a backtick: what a tool call dumped as an answer is made of.
+    /// Tokens containing `{`, `<` or a backtick: what a tool call dumped as an answer (JSON,
+    /// XML, a code fence) is made of.
     private lazy var braceTokens: [Int] = (0..<model.tokenizer.vocabularySize).filter { id in
         let bytes = model.tokenizer.bytes(of: id)
-        return !model.tokenizer.isSpecial(id) && (bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "`")))
+        return !model.tokenizer.isSpecial(id)
+            && (bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "`")) || bytes.contains(UInt8(ascii: "<")))
     }
 
     /// Tokens that are a whole word of the latest tool outputs (with or without a leading
@@ -107,6 +109,20 @@ final class TransformerContext: LanguageModelContext {
     }
 
     func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) throws -> LanguageModelReply {
+        do {
+            return try generate(request, breakingLoop: false, onText: onText)
+        } catch is BareCallAfterToolOutput {
+            // Nothing was shown yet (the reply was undecided); answer instead.
+            return try generate(request, breakingLoop: true, onText: onText)
+        }
+    }
+
+    /// Thrown when a reply after tool outputs opens like a bare call.
+    private struct BareCallAfterToolOutput: Error {}
+
+    private func generate(
+        _ request: LanguageModelRequest, breakingLoop: Bool, onText: (String) throws -> Void
+    ) throws -> LanguageModelReply {
         let clock = ContinuousClock()
         let started = clock.now
         let tokenizer = model.tokenizer
@@ -132,12 +148,15 @@ final class TransformerContext: LanguageModelContext {
         // Small native models often write the call's JSON without its tags; with tools
         // offered, a reply that opens like a call is one.
         let bareCall = "{\"name\""
-        let callsAllowed = !request.tools.isEmpty && request.allowsToolCalls
+        let callsAllowed = !request.tools.isEmpty && request.allowsToolCalls && !breakingLoop
         var toolState: ToolState = !callsAllowed ? .answer : request.schema == nil ? .undecided : .firstToken
-        // A model that repeated a call it has the output of gets `allowsToolCalls == false`.
-        // Small native models then still dump the call as JSON, or drift off ("Mark the answer
-        // as correct."): their answer may not contain braces or backticks, and its first word
-        // is one of the tool outputs' words, so it starts from what the tools returned.
+        // Small native models loop on tools: after a tool output they write the call again,
+        // as bare JSON, instead of answering. A model that repeated a call it has the output of
+        // (the session then sets `allowsToolCalls = false`), or that opens a bare call after a
+        // tool output (tagged calls still work there), gets an answer-only reply: it may not
+        // contain `{`, `<` or backticks (no call dumped as text), and its first word is one of the
+        // tool outputs' words, so it starts from what the tools returned.
+        let followsToolOutput = request.messages.last?.role == .tool
         let breaksLoop = nativeOpener != nil && request.schema == nil && !request.tools.isEmpty && !callsAllowed
         let bannedTokens = breaksLoop ? braceTokens : []
         let firstTokens = breaksLoop ? groundedFirstTokens(request.messages) : nil
@@ -182,6 +201,7 @@ final class TransformerContext: LanguageModelContext {
                     text = ""
                     try beginCall(after: after)
                 } else if acceptsBareCall && trimmed.hasPrefix(bareCall) {
+                    if followsToolOutput { throw BareCallAfterToolOutput() }
                     let call = String(trimmed)
                     text = ""
                     try beginCall(after: call)

@@ -24,10 +24,15 @@ final class ContactPickerTool: Tool {
 enum StatefulToolExample {
     static func run() async throws {
         let tool = ContactPickerTool()
-        let session = LanguageModelSession(tools: [tool], instructions: "Use the pickContact tool to choose people.")
+        let session = LanguageModelSession(tools: [tool], instructions: "Choose people only with the pickContact tool, then say in one sentence whom you picked.")
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 80)
         for request in ["Pick someone to invite to dinner.", "Pick someone else for the hike."] {
             let response = try await session.respond(to: request, options: options)
+            for entry in response.transcriptEntries {
+                if case .toolOutput(let output) = entry {
+                    for case .text(let segment) in output.segments { print("  tool output: \(segment.content)") }
+                }
+            }
             print("> \(response.content)")
         }
         // Direct calls show the state the tool keeps between calls.

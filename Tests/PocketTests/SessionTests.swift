@@ -213,3 +213,30 @@ struct SessionTests {
         }
     }
 }
+
+/// The session's repetition penalty on the small model, which loops readily when greedy.
+@Suite(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"), .serialized)
+struct RepetitionPenaltySessionTests {
+    /// The most times one word occurs in `text`.
+    func mostRepeated(_ text: String) -> Int {
+        var counts: [Substring: Int] = [:]
+        for word in text.split(whereSeparator: { !$0.isLetter }) { counts[word, default: 0] += 1 }
+        return counts.values.max() ?? 0
+    }
+
+    @Test func theDefaultPenaltyRepeatsLessThanNone() async throws {
+        let model = try #require(sharedModel)
+        let prompt = "List the days of the week, again and again."
+        let off = try await LanguageModelSession(model: model).respond(
+            to: prompt, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 96, repetitionPenalty: 1))
+        let on = try await LanguageModelSession(model: model).respond(to: prompt, options: greedy(96))
+        #expect(mostRepeated(on.content) < mostRepeated(off.content), "off: \(off.content)\non: \(on.content)")
+    }
+
+    @Test func aStrongPenaltyStillGivesAValidStructuredValue() async throws {
+        let model = try #require(sharedModel)
+        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 40, repetitionPenalty: 3, frequencyPenalty: 2, presencePenalty: 2)
+        let response = try await LanguageModelSession(model: model).respond(to: "Invent a pet.", generating: Pet.self, options: options)
+        #expect((0...30).contains(response.content.age))
+    }
+}
