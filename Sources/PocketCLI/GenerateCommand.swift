@@ -6,7 +6,8 @@ import PocketTransformer
 enum GenerateCommand {
     static func run(_ argv: ArraySlice<String>) throws {
         let arguments = try Arguments(
-            argv, valueOptions: LoadedModel.valueOptions.union(SamplingOptions.valueOptions).union(["tokens", "schema"]),
+            argv, valueOptions: LoadedModel.valueOptions.union(SamplingOptions.valueOptions).union(SamplingOptions.penaltyOptions)
+                .union(["tokens", "schema"]),
             switches: SamplingOptions.switches, aliases: ["n": "tokens"])
         guard arguments.positionals.count == 1, let prompt = arguments.positionals.first else {
             throw CLIError.usage("generate takes exactly one PROMPT argument (quote it)")
@@ -14,6 +15,9 @@ enum GenerateCommand {
         let maximumTokens = try arguments.integer("tokens", default: 128, in: 1...(1 << 20))
         let sampling = try SamplingOptions.parameters(arguments)
         var sampler = Sampler(sampling)
+        // Off unless asked, as in llama.cpp: `generate` continues text verbatim.
+        let p = try SamplingOptions.penalties(arguments)
+        let penalty = RepetitionPenalty(repetition: p.repeat ?? 1, frequency: p.frequency ?? 0, presence: p.presence ?? 0, window: p.window ?? 64)
         let grammar = try arguments.string("schema").map(StructuredGeneration.grammar(atPath:))
         let model = try LoadedModel(arguments)
         let tokens = model.tokenizer.encode(prompt, parseSpecial: true)
@@ -25,7 +29,7 @@ enum GenerateCommand {
         }
         if let grammar {
             let (count, complete) = try StructuredGeneration.generate(
-                model: model, prompt: tokens, grammar: grammar, sampling: sampling,
+                model: model, prompt: tokens, grammar: grammar, sampling: sampling, penalty: penalty,
                 maximumTokens: min(maximumTokens, budget), output: Log.output)
             Log.output("\n")
             guard complete else {
@@ -36,7 +40,7 @@ enum GenerateCommand {
         var detokenizer = StreamingDetokenizer(tokenizer: model.tokenizer)
         let statistics = try model.transformer.generate(
             prompt: tokens, maximumTokens: min(maximumTokens, budget), sampler: &sampler,
-            stopTokens: model.tokenizer.endOfGenerationTokens
+            stopTokens: model.tokenizer.endOfGenerationTokens, penalty: penalty
         ) { token in
             Log.output(detokenizer.append(token))
             return true

@@ -45,6 +45,19 @@ extension Duration {
 /// Sampling options shared by `generate` and `chat`.
 enum SamplingOptions {
     static let valueOptions: Set<String> = ["temperature", "top-k", "top-p", "seed"]
+    /// llama.cpp's names for the repetition penalties.
+    static let penaltyOptions: Set<String> = ["repeat-penalty", "repeat-last-n", "presence-penalty", "frequency-penalty"]
+
+    /// Reads `--repeat-penalty` (1: off), `--repeat-last-n`, `--presence-penalty` and
+    /// `--frequency-penalty`; each is `nil` when not given.
+    static func penalties(_ arguments: Arguments) throws(CLIError) -> (repeat: Float?, window: Int?, presence: Float?, frequency: Float?) {
+        func value(_ name: String, in range: ClosedRange<Float>) throws(CLIError) -> Float? {
+            arguments.string(name) == nil ? nil : try arguments.float(name, default: 0, in: range)
+        }
+        return (try value("repeat-penalty", in: 0.01...10),
+                arguments.string("repeat-last-n") == nil ? nil : try arguments.integer("repeat-last-n", default: 64, in: 0...(1 << 20)),
+                try value("presence-penalty", in: -10...10), try value("frequency-penalty", in: -10...10))
+    }
     static let switches: Set<String> = ["greedy"]
 
     /// Reads `--greedy`, `--temperature`, `--top-k`, `--top-p`, `--seed`. Without any of them,

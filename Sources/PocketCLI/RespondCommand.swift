@@ -7,7 +7,7 @@ import Pocket
 /// response is JSON constrained to the schema; `--stream` then prints one line per snapshot
 /// (the partial value as JSON), the last line being the complete value.
 enum RespondCommand {
-    static let valueOptions: Set<String> = ["model", "context", "instructions", "schema", "tokens", "temperature", "top-k", "top-p", "seed"]
+    static let valueOptions: Set<String> = ["model", "context", "instructions", "schema", "tokens", "temperature", "top-k", "top-p", "seed", "repeat-penalty", "repeat-last-n", "presence-penalty", "frequency-penalty"]
     static let switches: Set<String> = ["stream", "greedy"]
 
     static func run(_ argv: ArraySlice<String>) async throws {
@@ -72,6 +72,12 @@ enum RespondCommand {
     /// `--greedy`, or `--temperature` with `--top-k` or `--top-p`, and `--seed`; `-n` caps the length.
     static func generationOptions(_ arguments: Arguments) throws(CLIError) -> GenerationOptions {
         var options = GenerationOptions(maximumResponseTokens: try arguments.integer("tokens", default: 512, in: 1...(1 << 20)))
+        // Given penalties replace the session defaults (GenerationOptions' documentation).
+        let p = try SamplingOptions.penalties(arguments)
+        options.repetitionPenalty = p.repeat.map(Double.init)
+        options.penaltyWindow = p.window
+        options.presencePenalty = p.presence.map(Double.init)
+        options.frequencyPenalty = p.frequency.map(Double.init)
         let seed = try arguments.string("seed").map { (text) throws(CLIError) -> UInt64 in
             guard let value = UInt64(text) else { throw .usage("--seed takes a non-negative integer, got '\(text)'") }
             return value

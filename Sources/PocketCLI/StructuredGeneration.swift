@@ -27,7 +27,7 @@ enum StructuredGeneration {
     /// Generates a value of the grammar after `prompt`, streaming text to `output`.
     static func generate(
         model: LoadedModel, prompt: [Int], grammar: CompiledGrammar, sampling: SamplingParameters,
-        maximumTokens: Int, output: (String) -> Void
+        penalty: RepetitionPenalty = .off, maximumTokens: Int, output: (String) -> Void
     ) throws -> (tokens: Int, complete: Bool) {
         let vocabulary = vocabulary(model.tokenizer)
         var matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
@@ -37,9 +37,14 @@ enum StructuredGeneration {
         var detokenizer = StreamingDetokenizer(tokenizer: model.tokenizer)
         var logits = try model.transformer.evaluate(prompt)
         var count = 0
+        var generated: [Int] = []
         while count < maximumTokens {
             try Task.checkCancellation()
-            let token = logits.withUnsafeMutableBufferPointer { sampler.sample(logits: $0, matcher: &matcher) }
+            let token = logits.withUnsafeMutableBufferPointer {
+                penalty.apply(to: $0, recent: generated, exempt: vocabulary.endOfGeneration)
+                return sampler.sample(logits: $0, matcher: &matcher)
+            }
+            generated.append(token)
             count += 1
             if vocabulary.endOfGeneration.contains(token) { break }
             output(detokenizer.append(token))

@@ -7,7 +7,7 @@ let usage = """
 
     commands:
       generate    [--model PATH] [-n N] [--greedy | --temperature T --top-k K --top-p P]
-                  [--seed S] [--threads N] [--context N] [--schema FILE.json] PROMPT
+                  [--seed S] [penalties] [--threads N] [--context N] [--schema FILE.json] PROMPT
                   Continue PROMPT verbatim (special tokens parsed, no chat template);
                   with --schema, the output is JSON constrained to the schema.
       chat        [--model PATH] [--system TEXT] [-n N] [sampling options] [--threads N]
@@ -24,13 +24,18 @@ let usage = """
                   (type, bytes, RMS error vs input). --pure: every matrix at the type, no
                   higher-precision embedding/output/attention exceptions (docs/quantization.md).
       respond     [--model PATH] [--instructions TEXT] [--schema FILE.json] [--stream]
-                  [-n N] [--greedy | --temperature T --top-k K | --top-p P] [--seed S] PROMPT
+                  [-n N] [--greedy | --temperature T --top-k K | --top-p P] [--seed S]
+                  [penalties] PROMPT
                   One turn of a LanguageModelSession (chat template, instructions);
                   with --schema, JSON constrained to the schema; --stream prints text as it
                   comes (with --schema: one JSON snapshot per line, the last one complete).
       schema check --schema FILE.json [--model PATH]
                   Check JSON documents (one per line on stdin) token by token against
                   the schema: accept, reject <token> <byte>, or incomplete.
+
+    penalties (llama.cpp's): --repeat-penalty R (1: off) --repeat-last-n N --presence-penalty P
+    --frequency-penalty F, over the last N generated tokens. generate: off unless given;
+    respond: the session defaults (repeat 1.1 over 64 tokens) unless given.
 
     --model defaults to $POCKET_MODEL, then Weights/Qwen2.5-Coder-0.5B-Instruct.gguf.
     """

@@ -57,7 +57,7 @@ extension Transformer {
     @discardableResult
     public func generate(
         prompt: [Int], maximumTokens: Int, sampler: inout Sampler, stopTokens: Set<Int>,
-        onToken: (Int) throws -> Bool
+        penalty: RepetitionPenalty = .off, onToken: (Int) throws -> Bool
     ) throws -> GenerationStatistics {
         var statistics = GenerationStatistics()
         statistics.promptTokens = prompt.count
@@ -69,9 +69,14 @@ extension Transformer {
             throw TransformerError.invalidConfiguration("generation needs a non-empty prompt")
         }
         var decodeStart = clock.now
+        var generated: [Int] = []
         while statistics.generatedTokens < maximumTokens {
             try Task.checkCancellation()
+            if !penalty.isOff {
+                logits.withUnsafeMutableBufferPointer { penalty.apply(to: $0, recent: generated, exempt: stopTokens) }
+            }
             let token = sampler.sample(logits)
+            generated.append(token)
             statistics.generatedTokens += 1
             if statistics.generatedTokens == 1 {
                 decodeStart = clock.now
