@@ -39,8 +39,8 @@ import Testing
     @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
     func defaultLookupFindsTheCheckoutModel() {
         guard ProcessInfo.processInfo.environment["POCKET_MODEL"] == nil else { return }
-        #expect(SystemLanguageModel.default.url.standardizedFileURL.path == defaultModelURL.standardizedFileURL.path)
-        #expect(SystemLanguageModel.default.isAvailable)
+        #expect(SystemLanguageModel.default.url.standardizedFileURL.path == qwenModelURL.standardizedFileURL.path)
+        #expect(SystemLanguageModel.default.isAvailable == qwenIsInstalled)
     }
 
     @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
