@@ -134,8 +134,3 @@ final class SlowModel: LanguageModel, @unchecked Sendable {
     }
 }
 
-/// Qwen2.5-Coder-0.5B-Instruct, the package's default model.
-let qwenModelURL = defaultModelURL.deletingLastPathComponent().appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.gguf")
-
-/// Whether Qwen is installed.
-let qwenIsInstalled = FileManager.default.fileExists(atPath: qwenModelURL.path)
