@@ -126,12 +126,18 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// - Throws: `CancellationError` when the request was abandoned before it started;
     ///   ``GenerationError/concurrentRequests(_:)`` when another request holds the session.
     private func begin(_ ticket: RequestTicket) throws -> Transcript {
-        try registrar.withMutation(of: self, keyPath: \.isResponding) {
+        func check(_ s: State) throws {
+            if ticket.abandoned.load(ordering: .relaxed) { throw CancellationError() }
+            guard s.active == nil else {
+                throw GenerationError.concurrentRequests(.init(debugDescription: "the session is already responding to a request"))
+            }
+        }
+        // A rejected request does not notify observers; the check is repeated under the
+        // mutation in case another request started in between.
+        try state.withLock { try check($0) }
+        return try registrar.withMutation(of: self, keyPath: \.isResponding) {
             try state.withLock { s in
-                if ticket.abandoned.load(ordering: .relaxed) { throw CancellationError() }
-                guard s.active == nil else {
-                    throw GenerationError.concurrentRequests(.init(debugDescription: "the session is already responding to a request"))
-                }
+                try check(s)
                 s.active = ticket
                 return s.transcript
             }
