@@ -15,7 +15,10 @@ public protocol LanguageModel: Sendable {
 
 /// The state one session keeps on a model, such as the KV cache of its transcript.
 ///
-/// A context is used by one request at a time (the session guarantees it).
+/// A context is used by one request at a time (the session guarantees it), always on the
+/// session's own model thread: its methods may block for as long as the work takes without
+/// holding up Swift's cooperative thread pool. `generate` runs inside the requesting task, so
+/// `Task.checkCancellation()` sees the request's cancellation.
 public protocol LanguageModelContext: AnyObject {
     /// The number of tokens `request`'s conversation and tool definitions take, with the
     /// opening of the reply.

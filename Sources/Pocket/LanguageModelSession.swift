@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Synchronization
 
 /// A conversation with a language model: instructions, prompts, responses and tool calls,
@@ -7,6 +8,11 @@ import Synchronization
 /// One request runs at a time; a second one while ``isResponding`` throws
 /// ``GenerationError/concurrentRequests(_:)``. A failed or cancelled request leaves the
 /// transcript as it was before the request.
+///
+/// The session is `Observable`: SwiftUI views (or `withObservationTracking`) that read
+/// ``isResponding`` or ``transcript`` are told when a request starts, ends or adds entries.
+/// The model runs on a thread of the session's own (see `EngineExecutor`), never on Swift's
+/// cooperative thread pool, so a long response does not hold up other tasks.
 public final class LanguageModelSession: @unchecked Sendable {
     /// The model.
     public let model: any LanguageModel
@@ -14,19 +20,40 @@ public final class LanguageModelSession: @unchecked Sendable {
     public let tools: [any Tool]
     private let guardrails: SystemLanguageModel.Guardrails
     private let state: Mutex<State>
-    /// The model's per-session state; used only by the request holding `isResponding`.
+    private let registrar = ObservationRegistrar()
+    /// Where the model runs; its serial queue is the only place `context` is used.
+    let engine = EngineExecutor(label: "Pocket.LanguageModelSession.engine")
+    /// The model's per-session state; used only on `engine`'s queue.
     private var context: (any LanguageModelContext)?
 
     private struct State {
         var transcript: Transcript
-        var isResponding = false
+        /// The request holding the session, if any.
+        var active: RequestTicket?
+    }
+
+    /// Identifies one request, so that ending or abandoning it never frees the session from a
+    /// later one.
+    final class RequestTicket: Sendable {
+        /// Set (under the session's lock) when the request's consumer left it.
+        let abandoned = Atomic(false)
     }
 
     /// The conversation so far.
-    public var transcript: Transcript { state.withLock { $0.transcript } }
+    public var transcript: Transcript {
+        registrar.access(self, keyPath: \.transcript)
+        return state.withLock { $0.transcript }
+    }
 
     /// Whether a request is running.
-    public var isResponding: Bool { state.withLock { $0.isResponding } }
+    ///
+    /// It is `false` again as soon as a request ends, or as soon as a stream's consumer
+    /// stops iterating it (the generation then stops within a token, and a new request
+    /// waits for that before it uses the model).
+    public var isResponding: Bool {
+        registrar.access(self, keyPath: \.isResponding)
+        return state.withLock { $0.active != nil }
+    }
 
     /// Creates a session.
     ///
@@ -69,24 +96,84 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// Evaluates the instructions (and `promptPrefix`) ahead of time so the first response
-    /// starts sooner. Does nothing while a request is running.
+    /// starts sooner. Returns at once: the work runs on the session's model thread, before
+    /// any request made afterwards. Does nothing while a request is running.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        guard let transcript = state.withLock({ s -> Transcript? in
-            guard !s.isResponding else { return nil }
-            s.isResponding = true
-            return s.transcript
-        }) else { return }
-        defer { state.withLock { $0.isResponding = false } }
+        guard let transcript = state.withLock({ $0.active == nil ? $0.transcript : nil }) else { return }
         var messages = Self.render(transcript)
         if let promptPrefix { messages.append(LanguageModelMessage(role: .user, content: promptPrefix.text)) }
-        try? modelContext().prefill(LanguageModelRequest(messages: messages, tools: Self.toolDefinitions(in: transcript)))
+        let request = LanguageModelRequest(messages: messages, tools: Self.toolDefinitions(in: transcript))
+        engine.queue.async {
+            try? self.modelContext().prefill(request)
+        }
     }
 
+    /// The model context, made on first use. Called only on `engine`'s queue.
     private func modelContext() throws -> any LanguageModelContext {
         if let context { return context }
         let made = try model.makeContext()
         context = made
         return made
+    }
+
+    // MARK: - Request lifecycle
+
+    /// A ticket for a request that has not started yet (streams make theirs before their task runs).
+    func makeTicket() -> RequestTicket { RequestTicket() }
+
+    /// Makes `ticket` the running request and returns the transcript it starts from.
+    ///
+    /// - Throws: `CancellationError` when the request was abandoned before it started;
+    ///   ``GenerationError/concurrentRequests(_:)`` when another request holds the session.
+    private func begin(_ ticket: RequestTicket) throws -> Transcript {
+        func check(_ s: State) throws {
+            if ticket.abandoned.load(ordering: .relaxed) { throw CancellationError() }
+            guard s.active == nil else {
+                throw GenerationError.concurrentRequests(.init(debugDescription: "the session is already responding to a request"))
+            }
+        }
+        // A rejected request does not notify observers; the check is repeated under the
+        // mutation in case another request started in between.
+        try state.withLock { try check($0) }
+        return try registrar.withMutation(of: self, keyPath: \.isResponding) {
+            try state.withLock { s in
+                try check(s)
+                s.active = ticket
+                return s.transcript
+            }
+        }
+    }
+
+    /// Frees the session from `ticket`'s request, if it still holds it.
+    private func end(_ ticket: RequestTicket) {
+        guard state.withLock({ $0.active === ticket }) else { return }
+        registrar.withMutation(of: self, keyPath: \.isResponding) {
+            state.withLock { s in if s.active === ticket { s.active = nil } }
+        }
+    }
+
+    /// Frees the session at once from a request whose consumer left it (a stream's loop was
+    /// left early, or its task cancelled). The request's task, cancelled by the caller, stops
+    /// within a token and commits nothing; the next request's model work queues behind it.
+    func abandon(_ ticket: RequestTicket) {
+        let held = state.withLock { s -> Bool in
+            ticket.abandoned.store(true, ordering: .relaxed)
+            return s.active === ticket
+        }
+        guard held else { return }
+        registrar.withMutation(of: self, keyPath: \.isResponding) {
+            state.withLock { s in if s.active === ticket { s.active = nil } }
+        }
+    }
+
+    /// Adds a finished request's entries to the transcript, unless the request was abandoned.
+    private func commit(_ entries: [Transcript.Entry], for ticket: RequestTicket) throws {
+        try registrar.withMutation(of: self, keyPath: \.transcript) {
+            try state.withLock { s in
+                guard s.active === ticket else { throw CancellationError() }
+                s.transcript.entries += entries
+            }
+        }
     }
 
     // MARK: - Rendering
@@ -147,16 +234,11 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// - Parameter onText: Receives the response text accumulated so far (answers only).
     func run(
         prompt: Prompt, schema: GenerationSchema?, schemaName: String?, includeSchemaInPrompt: Bool,
-        options: GenerationOptions, onText: (String) throws -> Void
+        options: GenerationOptions, ticket: RequestTicket? = nil, onText: (String) throws -> Void
     ) async throws -> Outcome {
-        let transcript = try state.withLock { s -> Transcript in
-            guard !s.isResponding else {
-                throw GenerationError.concurrentRequests(.init(debugDescription: "the session is already responding to a request"))
-            }
-            s.isResponding = true
-            return s.transcript
-        }
-        defer { state.withLock { $0.isResponding = false } }
+        let ticket = ticket ?? RequestTicket()
+        let transcript = try begin(ticket)
+        defer { end(ticket) }
 
         let promptText = prompt.text
         guard guardrails.check(promptText) else {
@@ -183,24 +265,14 @@ public final class LanguageModelSession: @unchecked Sendable {
         var answeredCalls: Set<String> = []
         var allowsToolCalls = true
 
-        let context = try modelContext()
         var usage = Usage()
         for _ in 0..<16 {
             let request = LanguageModelRequest(
                 messages: Self.render(Array(transcript) + newEntries), options: options, schema: schemaJSON,
                 tools: definitions, allowsToolCalls: allowsToolCalls)
-            let needed = context.tokenCount(of: request)
-            guard needed < model.contextSize else {
-                throw GenerationError.exceededContextWindowSize(.init(
-                    debugDescription: "the request needs \(needed) tokens before the response; the context size is \(model.contextSize)"))
-            }
             let reply: LanguageModelReply
             do {
-                var accumulated = ""
-                reply = try context.generate(request) { piece in
-                    accumulated += piece
-                    try onText(accumulated)
-                }
+                reply = try await generate(request, onText: onText)
             } catch let error as LanguageModelContextError {
                 switch error {
                 case .contextFull(let needed, let capacity):
@@ -237,11 +309,31 @@ public final class LanguageModelSession: @unchecked Sendable {
                 segment = .text(.init(content: reply.text))
             }
             newEntries.append(.response(.init(segments: [segment])))
-            let committed = newEntries
-            state.withLock { $0.transcript.entries += committed }
+            try commit(newEntries, for: ticket)
             return Outcome(text: reply.text, entries: newEntries, usage: usage)
         }
         throw GenerationError.decodingFailure(.init(debugDescription: "the model kept calling tools for 16 rounds without answering"))
+    }
+
+    /// Runs one round of the model on the session's engine thread, in the calling task.
+    ///
+    /// Everything that touches the context happens in this one synchronous stretch, so the
+    /// engine's serial queue keeps requests from using the context at the same time.
+    private func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) async throws -> LanguageModelReply {
+        try await withTaskExecutorPreference(engine) {
+            try Task.checkCancellation()
+            let context = try self.modelContext()
+            let needed = context.tokenCount(of: request)
+            guard needed < self.model.contextSize else {
+                throw GenerationError.exceededContextWindowSize(.init(
+                    debugDescription: "the request needs \(needed) tokens before the response; the context size is \(self.model.contextSize)"))
+            }
+            var accumulated = ""
+            return try context.generate(request) { piece in
+                accumulated += piece
+                try onText(accumulated)
+            }
+        }
     }
 
     /// The calls of a reply: one call object, or an array of them.
@@ -276,7 +368,7 @@ public final class LanguageModelSession: @unchecked Sendable {
                     do {
                         return (index, try await tool.callRendered(call.arguments))
                     } catch {
-                        throw ToolCallError(tool: tool, underlyingError: error)
+                        throw LanguageModelSession.ToolCallError(tool: tool, underlyingError: error)
                     }
                 }
             }
@@ -288,3 +380,7 @@ public final class LanguageModelSession: @unchecked Sendable {
         }
     }
 }
+
+/// SwiftUI and `withObservationTracking` observe ``LanguageModelSession/isResponding`` and
+/// ``LanguageModelSession/transcript``.
+extension LanguageModelSession: Observable {}

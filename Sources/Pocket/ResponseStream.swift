@@ -18,16 +18,26 @@ extension LanguageModelSession {
 
         private let snapshots: AsyncThrowingStream<Snapshot, any Error>
         private let task: Task<Unchecked<Response<Content>>, any Error>
+        private let session: LanguageModelSession
+        private let ticket: LanguageModelSession.RequestTicket
+        /// Set when the response is complete, before the stream finishes: a stream that ends
+        /// without it was cancelled.
+        private let completed: Completion
 
         init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions) {
             let (stream, continuation) = AsyncThrowingStream<Snapshot, any Error>.makeStream()
             snapshots = stream
+            self.session = session
+            let ticket = session.makeTicket()
+            self.ticket = ticket
+            let completed = Completion()
+            self.completed = completed
             let structured = schema != nil
             task = Task {
                 do {
                     let outcome = try await session.run(
                         prompt: prompt, schema: schema, schemaName: String(describing: Content.self),
-                        includeSchemaInPrompt: includeSchemaInPrompt, options: options
+                        includeSchemaInPrompt: includeSchemaInPrompt, options: options, ticket: ticket
                     ) { text in
                         let raw: GeneratedContent
                         if structured {
@@ -45,6 +55,7 @@ extension LanguageModelSession {
                         throw GenerationError.decodingFailure(.init(debugDescription: "the response does not convert to \(Content.self): \(error)"))
                     }
                     if structured { continuation.yield(Snapshot(content: content.asPartiallyGenerated(), rawContent: raw)) }
+                    completed.flag.store(true, ordering: .releasing)
                     continuation.finish()
                     return Unchecked(value: Response(content: content, rawContent: raw, transcriptEntries: outcome.entries[...], usage: outcome.usage))
                 } catch {
@@ -53,22 +64,37 @@ extension LanguageModelSession {
                 }
             }
             let task = self.task
+            // The consuming task was cancelled: stop generating and free the session now.
             continuation.onTermination = { termination in
-                if case .cancelled = termination { task.cancel() }
+                if case .cancelled = termination {
+                    task.cancel()
+                    session.abandon(ticket)
+                }
             }
         }
 
+        /// Whether a response completed (shared by the generation task and the iterators).
+        final class Completion: Sendable {
+            let flag = Atomic(false)
+        }
+
         /// Iterates the snapshots. An iterator dropped before the end (a `break` out of the
-        /// loop) cancels the generation.
+        /// loop) cancels the generation and frees the session at once: a request made right
+        /// after the loop is accepted.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<Snapshot, any Error>.AsyncIterator
             let watch: Watch
 
             /// The next snapshot, or `nil` when the response is complete.
+            ///
+            /// - Throws: The request's error; `CancellationError` when the consuming task was
+            ///   cancelled before the response was complete (so a cut-off answer is never
+            ///   mistaken for a whole one).
             public mutating func next() async throws -> Snapshot? {
                 do {
                     guard let snapshot = try await base.next() else {
                         watch.finished.withLock { $0 = true }
+                        guard watch.completed.flag.load(ordering: .acquiring) else { throw CancellationError() }
                         return nil
                     }
                     return snapshot
@@ -79,21 +105,34 @@ extension LanguageModelSession {
             }
         }
 
-        /// Cancels the generation when the last copy of an unfinished iterator goes away.
+        /// Cancels the generation and frees the session when the last copy of an unfinished
+        /// iterator goes away.
         final class Watch: Sendable {
             let task: Task<Unchecked<Response<Content>>, any Error>
+            let session: LanguageModelSession
+            let ticket: LanguageModelSession.RequestTicket
+            let completed: Completion
             let finished = Mutex(false)
 
-            init(task: Task<Unchecked<Response<Content>>, any Error>) { self.task = task }
+            init(task: Task<Unchecked<Response<Content>>, any Error>, session: LanguageModelSession,
+                 ticket: LanguageModelSession.RequestTicket, completed: Completion) {
+                self.task = task
+                self.session = session
+                self.ticket = ticket
+                self.completed = completed
+            }
 
             deinit {
-                if !finished.withLock({ $0 }) { task.cancel() }
+                if !finished.withLock({ $0 }) {
+                    task.cancel()
+                    session.abandon(ticket)
+                }
             }
         }
 
         /// Creates an iterator.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: snapshots.makeAsyncIterator(), watch: Watch(task: task))
+            AsyncIterator(base: snapshots.makeAsyncIterator(), watch: Watch(task: task, session: session, ticket: ticket, completed: completed))
         }
 
         /// Waits for the whole response.

@@ -134,16 +134,25 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     public var isAvailable: Bool { availability == .available }
 
     /// The languages the model lists in its metadata (`general.languages`), as language codes.
+    ///
+    /// Empty when the model's file lists none (Qwen2.5's, for one): the languages are then
+    /// unknown, not restricted, so ``supportsLocale(_:)`` is `true` for every locale and
+    /// sessions reject no prompt by its language. A model that lists languages has prompts
+    /// written clearly in a script none of them uses rejected with
+    /// ``LanguageModelSession/GenerationError/unsupportedLanguageOrLocale(_:)``.
     public var supportedLanguages: Set<Locale.Language> {
         guard case .success(let model) = loaded else { return [] }
         let codes = model.file.metadata.strings("general.languages") ?? []
         return Set(codes.map { Locale.Language(identifier: $0) })
     }
 
-    /// Whether the model supports the language of `locale`.
+    /// Whether the model supports the language of `locale`: listed in ``supportedLanguages``,
+    /// or any language when the model lists none (unknown, so not restricted).
     public func supportsLocale(_ locale: Locale = Locale.current) -> Bool {
+        let languages = supportedLanguages
+        guard !languages.isEmpty else { return true }
         guard let code = locale.language.languageCode?.identifier else { return false }
-        return supportedLanguages.contains { $0.languageCode?.identifier == code }
+        return languages.contains { $0.languageCode?.identifier == code }
     }
 
     /// The context window of sessions: the requested size, at most the model's trained context.

@@ -43,20 +43,3 @@ extension Tool {
         return output.promptRepresentation.text
     }
 }
-
-/// An error thrown by a tool, with the tool that threw it.
-public struct ToolCallError: Error, LocalizedError, @unchecked Sendable {
-    /// The tool.
-    public var tool: any Tool
-    /// The tool's error.
-    public var underlyingError: any Error
-
-    /// Creates an error.
-    public init(tool: any Tool, underlyingError: any Error) {
-        self.tool = tool
-        self.underlyingError = underlyingError
-    }
-
-    /// A description naming the tool and its error.
-    public var errorDescription: String? { "Tool '\(tool.name)' failed: \(underlyingError)" }
-}

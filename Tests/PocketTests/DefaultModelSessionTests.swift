@@ -53,7 +53,7 @@ struct DefaultModelSessionTests {
         await #expect {
             try await session.respond(to: "What is the temperature in Tokyo?", options: greedy(60))
         } throws: { error in
-            guard let error = error as? ToolCallError else { return false }
+            guard let error = error as? LanguageModelSession.ToolCallError else { return false }
             return error.tool.name == "getTemperature"
         }
         #expect(session.transcript == before)

@@ -19,6 +19,12 @@ let modelIsInstalled = FileManager.default.fileExists(atPath: defaultModelURL.pa
 /// The default model, loaded once.
 let sharedModel: SystemLanguageModel? = modelIsInstalled ? try? SystemLanguageModel(contentsOf: defaultModelURL) : nil
 
+/// Qwen2.5-Coder-0.5B-Instruct, the package's default model.
+let qwenModelURL = defaultModelURL.deletingLastPathComponent().appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.gguf")
+
+/// Whether Qwen is installed.
+let qwenIsInstalled = FileManager.default.fileExists(atPath: qwenModelURL.path)
+
 /// Greedy options with a small token budget, so model tests stay fast.
 func greedy(_ tokens: Int) -> GenerationOptions {
     GenerationOptions(sampling: .greedy, maximumResponseTokens: tokens)

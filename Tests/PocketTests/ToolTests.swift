@@ -99,7 +99,7 @@ struct FailingTool: Tool {
         await #expect {
             try await session.respond(to: "Break it.")
         } throws: { error in
-            guard let error = error as? ToolCallError else { return false }
+            guard let error = error as? LanguageModelSession.ToolCallError else { return false }
             return error.tool.name == "broken" && error.underlyingError is FailingTool.Broken
         }
         #expect(session.transcript == before)

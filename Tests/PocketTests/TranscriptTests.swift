@@ -37,6 +37,7 @@ import Testing
         let messages = try #require(model.requests.withLock { $0.first }).messages
         #expect(messages.map(\.role) == [.system, .user, .assistant, .tool, .assistant, .user])
         #expect(messages[2].toolCalls == [LanguageModelMessage.ToolCall(name: "getWeather", argumentsJSON: #"{"city":"Oslo"}"#)])
+        #expect(messages[2].content.isEmpty)
         #expect(messages[4].content.contains("\"name\":\"Rex\""))
         #expect(messages[5].content == "Next?")
     }
