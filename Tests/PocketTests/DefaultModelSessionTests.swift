@@ -99,9 +99,6 @@ struct DefaultModelSessionTests {
     }
 }
 
-/// The default model's file in this checkout.
-let qwenModelURL: URL = defaultModelURL.deletingLastPathComponent().appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.gguf")
-let qwenIsInstalled = FileManager.default.fileExists(atPath: qwenModelURL.path)
 let qwenModel: SystemLanguageModel? = qwenIsInstalled ? try? SystemLanguageModel(contentsOf: qwenModelURL) : nil
 
 /// A weather tool over fixed data.
