@@ -39,6 +39,10 @@ enum Frame: Hashable, Sendable {
     case freeObjectOpen, freeObjectKey, freeObjectColon, freeObjectValue, freeObjectNext, freeObjectComma
     /// Any-value array: after `[`, waiting under an element, after an element.
     case freeArrayOpen, freeArrayItem, freeArrayNext
+    /// Extra keys of object `n` (rule `rule` of its extras): waiting under the key string, after
+    /// it, waiting under the value; then after a value (`,` or `}`) and after `,`.
+    case extraKey(Int32, rule: Int32), extraColon(Int32, rule: Int32), extraValue(Int32, rule: Int32)
+    case extraNext(Int32), extraComma(Int32)
     /// A run of whitespace between JSON tokens (only when the grammar allows whitespace).
     case whitespace(run: Int32)
 }
@@ -73,6 +77,8 @@ enum SpecialNode {
     static let anyValue: Int32 = -1
     /// The key of an any-value object.
     static let key: Int32 = -2
+    /// No node (an array with no elements beyond its prefix).
+    static let none: Int32 = -3
 }
 
 extension CompiledGrammar {
@@ -168,6 +174,8 @@ extension CompiledGrammar {
         case .freeObjectKey: stack[stack.count - 1] = .freeObjectColon
         case .freeObjectValue: stack[stack.count - 1] = .freeObjectNext
         case .freeArrayItem: stack[stack.count - 1] = .freeArrayNext
+        case .extraKey(let n, let r): stack[stack.count - 1] = .extraColon(n, rule: r)
+        case .extraValue(let n, _): stack[stack.count - 1] = .extraNext(n)
         default: return  // not a waiting frame: cannot happen for well-formed stacks
         }
         out.append(stack)
@@ -182,7 +190,7 @@ extension CompiledGrammar {
     /// Property indices of object `n` that may come next after property `after` (-1: none yet),
     /// and whether the object may close.
     private func nextProperties(_ n: Int32, after: Int32) -> (candidates: [Int32], canClose: Bool) {
-        guard case .object(let props) = kinds[Int(n)] else { return ([], false) }
+        guard case .object(let props, _) = kinds[Int(n)] else { return ([], false) }
         var candidates: [Int32] = []
         var i = Int(after) + 1
         while i < props.count {
@@ -199,7 +207,8 @@ extension CompiledGrammar {
     private func isBetweenTokens(_ frame: Frame) -> Bool {
         switch frame {
         case .expect, .objectOpen, .objectNext, .objectComma, .arrayOpen, .arrayNext,
-             .freeObjectOpen, .freeObjectColon, .freeObjectNext, .freeObjectComma, .freeArrayOpen, .freeArrayNext: true
+             .freeObjectOpen, .freeObjectColon, .freeObjectNext, .freeObjectComma, .freeArrayOpen, .freeArrayNext,
+             .extraColon, .extraNext, .extraComma: true
         default: false
         }
     }
@@ -236,23 +245,37 @@ extension CompiledGrammar {
             if byte == UInt8(ascii: "}") && canClose { complete(stack, into: &out) }
             if byte == UInt8(ascii: "\"") {
                 for q in candidates { out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: 1))) }
+                if canClose { startExtraKey(stack, n, into: &out) }
             }
 
         case .objectNext(let n, let after):
             let (candidates, canClose) = nextProperties(n, after: after)
             if byte == UInt8(ascii: "}") && canClose { complete(stack, into: &out) }
-            if byte == UInt8(ascii: ",") && !candidates.isEmpty {
+            if byte == UInt8(ascii: ",") && (!candidates.isEmpty || (canClose && hasExtras(n))) {
                 out.append(replacingTop(stack, with: .objectComma(n, after: after)))
             }
 
         case .objectComma(let n, let after):
             guard byte == UInt8(ascii: "\"") else { return }
-            for q in nextProperties(n, after: after).candidates {
+            let (candidates, canClose) = nextProperties(n, after: after)
+            for q in candidates {
                 out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: 1)))
             }
+            if canClose { startExtraKey(stack, n, into: &out) }
+
+        case .extraColon(let n, let r):
+            guard byte == UInt8(ascii: ":"), case .object(_, let extras) = kinds[Int(n)] else { return }
+            var next = replacingTop(stack, with: .extraValue(n, rule: r))
+            next.append(.expect(extras[Int(r)].value))
+            out.append(next)
+        case .extraNext(let n):
+            if byte == UInt8(ascii: "}") { complete(stack, into: &out) }
+            if byte == UInt8(ascii: ",") { out.append(replacingTop(stack, with: .extraComma(n))) }
+        case .extraComma(let n):
+            if byte == UInt8(ascii: "\"") { startExtraKey(stack, n, into: &out) }
 
         case .objectKey(let n, let q, let matched):
-            guard case .object(let props) = kinds[Int(n)] else { return }
+            guard case .object(let props, _) = kinds[Int(n)] else { return }
             let property = properties[Int(props[Int(q)])]
             let key = literals[Int(property.key)]
             guard key[Int(matched)] == byte else { return }
@@ -265,18 +288,21 @@ extension CompiledGrammar {
             }
 
         case .arrayOpen(let n):
-            guard case .array(let items, let minimum, _) = kinds[Int(n)] else { return }
+            guard case .array(_, let minimum, let maximum, _) = kinds[Int(n)] else { return }
             if byte == UInt8(ascii: "]") && minimum == 0 { complete(stack, into: &out); return }
+            let item = itemNode(n, 0)
+            guard maximum > 0, item != SpecialNode.none else { return }
             var next = replacingTop(stack, with: .arrayItem(n, count: 0))
-            next.append(.expect(items))
+            next.append(.expect(item))
             feed(next, byte, into: &out)
 
         case .arrayNext(let n, let count):
-            guard case .array(let items, let minimum, let maximum) = kinds[Int(n)] else { return }
+            guard case .array(_, let minimum, let maximum, _) = kinds[Int(n)] else { return }
             if byte == UInt8(ascii: "]") && count >= minimum { complete(stack, into: &out) }
-            if byte == UInt8(ascii: ","), count < maximum {
+            let item = itemNode(n, count)
+            if byte == UInt8(ascii: ","), count < maximum, item != SpecialNode.none {
                 var next = replacingTop(stack, with: .arrayItem(n, count: count))
-                next.append(.expect(items))
+                next.append(.expect(item))
                 out.append(next)
             }
 
@@ -336,8 +362,29 @@ extension CompiledGrammar {
                 next.append(.expect(SpecialNode.anyValue))
                 out.append(next)
             }
-        case .objectValue, .arrayItem, .freeObjectKey, .freeObjectValue, .freeArrayItem:
+        case .objectValue, .arrayItem, .freeObjectKey, .freeObjectValue, .freeArrayItem, .extraKey, .extraValue:
             return  // waiting frames are never on top
+        }
+    }
+
+    /// The node of array `n`'s element at `index`.
+    private func itemNode(_ n: Int32, _ index: Int32) -> Int32 {
+        guard case .array(let items, _, _, let prefix) = kinds[Int(n)] else { return SpecialNode.none }
+        return Int(index) < prefix.count ? prefix[Int(index)] : items
+    }
+
+    private func hasExtras(_ n: Int32) -> Bool {
+        if case .object(_, let extras) = kinds[Int(n)] { return !extras.isEmpty }
+        return false
+    }
+
+    /// After the `"` that opens an extra key: one stack per rule, inside its key string.
+    private func startExtraKey(_ stack: [Frame], _ n: Int32, into out: inout [[Frame]]) {
+        guard case .object(_, let extras) = kinds[Int(n)] else { return }
+        for (r, e) in extras.enumerated() {
+            var next = replacingTop(stack, with: .extraKey(n, rule: Int32(r)))
+            next.append(.expect(e.key))
+            feedValueStart(next, e.key, UInt8(ascii: "\""), into: &out)
         }
     }
 
@@ -463,7 +510,7 @@ extension CompiledGrammar {
     private func bounds(_ node: Int32) -> (minimum: Double?, maximum: Double?, isInteger: Bool) {
         guard node >= 0 else { return (nil, nil, false) }
         switch kinds[Int(node)] {
-        case .integer(let minimum, let maximum): return (minimum, maximum, true)
+        case .integer(let minimum, let maximum, _): return (minimum, maximum, true)
         case .number(let minimum, let maximum): return (minimum, maximum, false)
         default: return (nil, nil, false)
         }
@@ -523,7 +570,8 @@ extension CompiledGrammar {
     /// Whether some completion of the number lies within the node's bounds.
     private func isViable(_ s: NumberState) -> Bool {
         let (minimum, maximum, isInteger) = bounds(s.node)
-        if minimum == nil && maximum == nil { return true }
+        let step = multiple(s.node)
+        if minimum == nil && maximum == nil && step == 1 { return true }
         // Ranges of magnitudes the finished number can have.
         var ranges: [(Double, Double)] = []
         switch s.phase {
@@ -547,9 +595,16 @@ extension CompiledGrammar {
         for (a, b) in ranges {
             // A negative sign must lead to a value below zero: "-0" is never produced.
             let (lo, hi) = s.negative ? (-b, a == 0 ? -Double.leastNonzeroMagnitude : -a) : (a, b)
-            if hi >= lower && lo <= upper && lo <= hi { return true }
+            let l = max(lo, lower), h = min(hi, upper)
+            if l <= h && (step == 1 || (l / step).rounded(.up) * step <= h) { return true }
         }
         return false
+    }
+
+    /// The `multipleOf` of an integer node (1: none).
+    private func multiple(_ node: Int32) -> Double {
+        if node >= 0, case .integer(_, _, let step) = kinds[Int(node)] { return step }
+        return 1
     }
 
     func numberIsComplete(_ s: NumberState) -> Bool {
@@ -557,6 +612,8 @@ extension CompiledGrammar {
         let (minimum, maximum, _) = bounds(s.node)
         if s.negative && s.magnitude == 0 { return false }
         let value = s.negative ? -s.magnitude : s.magnitude
+        let step = multiple(s.node)
         return value >= (minimum ?? -.infinity) && value <= (maximum ?? .infinity)
+            && (step == 1 || value.truncatingRemainder(dividingBy: step) == 0)
     }
 }

@@ -12,7 +12,7 @@
 /// walks need them: walks over the vocabulary meet few distinct sets, so each transition is
 /// computed once and later costs one array read.
 struct PatternDFA {
-    let nfa: RegexNFA
+    let nfa: PatternAutomaton
     /// State sets by id.
     private(set) var sets: [UInt64] = []
     /// Fewest bytes from each set to a match.
@@ -25,7 +25,7 @@ struct PatternDFA {
     /// No transition: the byte is refused, or the pattern could never match after it.
     static let dead: Int32 = -2
 
-    init(_ nfa: RegexNFA) { self.nfa = nfa }
+    init(_ nfa: PatternAutomaton) { self.nfa = nfa }
 
     /// The id of state set `set`, added when new.
     mutating func id(_ set: UInt64) -> Int32 {

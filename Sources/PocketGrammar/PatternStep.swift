@@ -16,7 +16,7 @@ extension CompiledGrammar {
     /// byte is not allowed. A byte is refused when the pattern could not be completed within
     /// the length limit after it, or when a multi-byte character's prefix allows no character
     /// the pattern accepts. Characters JSON must escape are never produced inside patterns.
-    static func patternStep(_ nfa: RegexNFA, _ maximum: Int32, _ at: PatternPosition, _ byte: UInt8) -> PatternPosition? {
+    static func patternStep(_ nfa: PatternAutomaton, _ maximum: Int32, _ at: PatternPosition, _ byte: UInt8) -> PatternPosition? {
         guard let (next, need) = patternStep(nfa, at, byte), need <= Int(maximum - at.length) else { return nil }
         return next
     }
@@ -29,7 +29,7 @@ extension CompiledGrammar {
     /// shortest completion after it, fit in the room left". So a token needs, at most, the
     /// largest such need over its bytes, and it is allowed for every room at least that: masks
     /// inside pattern strings are computed once per position and reused at any length.
-    static func patternStep(_ nfa: RegexNFA, _ at: PatternPosition, _ byte: UInt8) -> (PatternPosition, need: Int)? {
+    static func patternStep(_ nfa: PatternAutomaton, _ at: PatternPosition, _ byte: UInt8) -> (PatternPosition, need: Int)? {
         var next = at
         if at.pending > 0 {
             guard byte & 0xC0 == 0x80 else { return nil }
