@@ -161,6 +161,11 @@ public final class CompiledGrammar: Sendable {
                 guard let regex = JSONSchemaFormats.regex(f) else { throw .unsupportedKeyword("format '\(f)'", path: path + "/format") }
                 parts.append(try automaton({ () throws(GrammarError) in try PatternAutomaton(regex: regex) }, path: path + "/format"))
             }
+            if !c.excluded.isEmpty {
+                let names = c.excluded.map(RegexParser.escaped).joined(separator: "|")
+                let all = try automaton({ () throws(GrammarError) in try PatternAutomaton(regex: "[^]*").subtracting(PatternAutomaton(regex: names)) }, path: path)
+                parts.append(all)
+            }
             guard var result = parts.first else { return nil }
             for p in parts.dropFirst() { result = try automaton({ () throws(GrammarError) in try result.intersecting(p) }, path: path) }
             if c.minimumLength > 0 {
@@ -204,7 +209,7 @@ public final class CompiledGrammar: Sendable {
                 definitionIDs[name] = id
                 // A definition that is only a reference is an alias: an anyOf of one, which
                 // `flattenChoices` resolves (and rejects when the aliases form a cycle).
-                let body = try add(definition, path: "#/$defs/\(name)")
+                let body = try add(definition, path: name.hasPrefix("#") ? name : "#/$defs/\(name)")
                 if case .reference = definition {
                     kinds[Int(id)] = .anyOf([body])
                     return id

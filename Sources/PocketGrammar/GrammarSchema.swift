@@ -98,6 +98,8 @@ public struct GrammarSchema: Sendable, Equatable {
         public var searchPatterns: [String] = []
         /// A JSON Schema `format` the string must have (see ``JSONSchemaFormats``).
         public var format: String?
+        /// Values the string must not be (from `not: {enum: …}`).
+        public var excluded: [String] = []
         /// Maximum length in bytes of the string's JSON-escaped content.
         public var maximumLength: Int?
         /// Minimum length in bytes of the content.

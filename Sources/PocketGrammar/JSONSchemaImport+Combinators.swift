@@ -70,6 +70,14 @@ extension SchemaImporter {
             }
             let mine = result[i].value
             if mine == value { continue }
+            if key == SchemaImporter.excludedValuesKey, case .array(let x) = mine, case .array(let y) = value {
+                result[i].value = .array(x + y)
+                continue
+            }
+            if key == "not" {
+                result[i].value = .object([("anyOf", .array([mine, value]))])  // ¬x ∧ ¬y = ¬(x ∨ y)
+                continue
+            }
             guard JSONSchemaImport.validationKeywords.contains(key) else { continue }  // annotations: keep the first
             switch key {
             case "type":

@@ -76,7 +76,18 @@ extension SchemaImporter {
             }
             properties.append(.init(name: name, node: node, isRequired: isRequired))
         }
-        try checkPropertyCounts(value, properties: properties, hasExtras: !patternRules.isEmpty || additional != .bool(false), path: path)
+        let hasExtras = !patternRules.isEmpty || additional != .bool(false)
+        if !hasExtras, case .number(1)? = value["minProperties"], value["maxProperties"] == nil, !properties.contains(where: \.isRequired), !properties.isEmpty {
+            // At least one property: one alternative per property that comes first.
+            var alternatives: [GrammarSchema.Node] = []
+            for i in properties.indices {
+                var variant = Array(properties[i...])
+                variant[0].isRequired = true
+                alternatives.append(.object(variant))
+            }
+            return alternatives.count == 1 ? alternatives[0] : .anyOf(alternatives)
+        }
+        try checkPropertyCounts(value, properties: properties, hasExtras: hasExtras, path: path)
         var extras: [GrammarSchema.ExtraProperties] = []
         for (i, rule) in patternRules.enumerated() where rule.schema != .bool(false) {
             extras.append(.init(keyPatterns: [rule.pattern], excludedNames: declared,

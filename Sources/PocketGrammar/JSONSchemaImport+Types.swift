@@ -17,7 +17,10 @@ extension SchemaImporter {
             // No type: the types whose keywords appear (a subset of the values the schema
             // accepts, so nothing invalid is produced), or any value.
             types = JSONSchemaImport.keywordsByType.filter { entry in entry.keywords.contains { value[$0] != nil } }.map(\.type)
-            if types.isEmpty { return .anyValue }
+            if types.isEmpty {
+                guard value[Self.excludedValuesKey] != nil else { return .anyValue }
+                types = Self.allTypes.filter { $0 != "integer" }
+            }
         default: throw .invalidSchema("type must be a string or a list", path: path + "/type")
         }
         if types.contains("number") { types.removeAll { $0 == "integer" } }
@@ -33,7 +36,65 @@ extension SchemaImporter {
             default: throw .invalidSchema("unknown type '\(type)'", path: path + "/type")
             }
         }
+        if case .array(let excluded)? = value[Self.excludedValuesKey] {
+            var kept: [GrammarSchema.Node] = []
+            for n in nodes { kept += try Self.excluding(excluded, from: n, path: path) }
+            nodes = kept
+            guard !nodes.isEmpty else { throw .invalidSchema("every value is excluded by not (no value)", path: path) }
+        }
         return nodes.count == 1 ? nodes[0] : .anyOf(nodes)
+    }
+
+    /// `node` without the values `excluded` (from `not: {enum}`), as one or more nodes.
+    static func excluding(_ excluded: [JSONValue], from node: GrammarSchema.Node, path: String) throws(GrammarError) -> [GrammarSchema.Node] {
+        switch node {
+        case .string(var c):
+            for case .string(let s) in excluded { c.excluded.append(s) }
+            return [.string(c)]
+        case .integer(let minimum, let maximum):
+            var cuts: [Int] = []
+            for case .number(let n) in excluded where n == n.rounded() && abs(n) < 1e15 {
+                let v = Int(n)
+                if v >= (minimum ?? Int.min) && v <= (maximum ?? Int.max) { cuts.append(v) }
+            }
+            guard cuts.count <= 64 else { throw .unsupportedKeyword("not with more than 64 integers", path: path + "/not") }
+            var pieces: [GrammarSchema.Node] = []
+            var low = minimum
+            for cut in Set(cuts).sorted() {
+                if low.map({ $0 <= cut - 1 }) ?? true { pieces.append(.integer(minimum: low, maximum: cut - 1)) }
+                low = cut + 1
+            }
+            if let low, let maximum, low > maximum { return pieces }
+            pieces.append(.integer(minimum: low, maximum: maximum))
+            return pieces
+        case .number(let minimum, let maximum):
+            var pieces: [GrammarSchema.Node] = []
+            var low = minimum
+            let cuts = excluded.compactMap { v -> Double? in if case .number(let n) = v { n } else { nil } }
+            for cut in Set(cuts).sorted() where cut >= (minimum ?? -.infinity) && cut <= (maximum ?? .infinity) {
+                if low.map({ $0 <= cut.nextDown }) ?? true { pieces.append(.number(minimum: low, maximum: cut.nextDown)) }
+                low = cut.nextUp
+            }
+            if let low, let maximum, low > maximum { return pieces }
+            pieces.append(.number(minimum: low, maximum: maximum))
+            return pieces
+        case .boolean:
+            return [true, false].filter { !excluded.contains(.bool($0)) }.map { .constant($0) }
+        case .null:
+            return excluded.contains(.null) ? [] : [node]
+        case .multipleOf:
+            if excluded.contains(where: { if case .number = $0 { true } else { false } }) {
+                throw .unsupportedKeyword("not enum with multipleOf", path: path + "/not")
+            }
+            return [node]
+        case .object, .openObject, .array, .tuple:
+            if excluded.contains(where: { if case .object = $0 { true } else if case .array = $0 { true } else { false } }) {
+                throw .unsupportedKeyword("not enum with objects or arrays", path: path + "/not")
+            }
+            return [node]
+        default:
+            return [node]
+        }
     }
 
     /// A count keyword (`minItems`…): nil when absent, `Int.max` when beyond any document.
@@ -110,7 +171,7 @@ extension SchemaImporter {
                 throw .unsupportedKeyword("multipleOf \(n) (only integer steps are enforced)", path: path + "/multipleOf")
             }
             step = Int(n)
-            if !integer && n != 1 {
+            if !integer {
                 // A multiple of an integer step is an integer.
                 return try number(value.setting("type", .string("integer")), integer: true, path: path)
             }

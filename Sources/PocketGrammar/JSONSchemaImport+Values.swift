@@ -12,7 +12,8 @@ extension SchemaImporter {
             keyword = "const"
             values = [value["const"]!]
         }
-        let siblings = value.removing(["enum", "const"])
+        if case .array(let excluded)? = value[Self.excludedValuesKey] { values = values.filter { !excluded.contains($0) } }
+        let siblings = value.removing(["enum", "const", Self.excludedValuesKey])
         // A value must also satisfy the other keywords: checked with the grammar they compile to.
         if hasValidationKeywords(siblings, except: []) {
             var check = SchemaImporter(document: document, search: search)

@@ -105,7 +105,11 @@ struct SchemaImporter {
         case .object: break
         default: throw .invalidSchema("a schema must be an object or a boolean", path: path)
         }
-        for key in ["if", "not", "contains", "dependentSchemas", "$dynamicRef", "$recursiveRef", "unevaluatedItems", "unevaluatedProperties"]
+        if let negated = value["not"] {
+            let rest = value.removing(["not"])
+            return try node(.object([("allOf", .array([rest, try negation(negated, path: path + "/not")]))]), path: path)
+        }
+        for key in ["if", "contains", "dependentSchemas", "$dynamicRef", "$recursiveRef", "unevaluatedItems", "unevaluatedProperties"]
         where value[key] != nil {
             if key == "unevaluatedProperties" || key == "unevaluatedItems", value[key] == .bool(true) { continue }
             throw .unsupportedKeyword(key, path: path + "/" + key)
@@ -131,9 +135,10 @@ struct SchemaImporter {
             guard case .array(let items) = choices, !items.isEmpty else { throw .invalidSchema("\(key) must be a non-empty array", path: path + "/" + key) }
             let siblings = value.removing(["anyOf", "oneOf"])
             var nodes: [GrammarSchema.Node] = []
-            for (i, item) in items.enumerated() {
+            let branches = key == "oneOf" && items.count > 1 ? try exclusiveBranches(items, siblings: siblings, path: path + "/oneOf") : items
+            for (i, item) in branches.enumerated() {
                 let branchPath = path + "/\(key)/\(i)"
-                if hasValidationKeywords(siblings, except: []) {
+                if hasValidationKeywords(siblings, except: []) || key == "oneOf" {
                     // type, properties… beside anyOf constrain every branch.
                     let branch = try resolveRefs(item, path: branchPath)
                     if case .bool(false) = branch { continue }
@@ -145,7 +150,7 @@ struct SchemaImporter {
                     }
                 } else {
                     if case .bool(false) = item { continue }
-                    nodes.append(try node(item, path: branchPath))
+                    do { nodes.append(try node(item, path: branchPath)) } catch let error where error.isUnsatisfiable { continue }
                 }
             }
             guard !nodes.isEmpty else { throw .invalidSchema("no branch of \(key) can be satisfied", path: path + "/" + key) }

@@ -107,7 +107,7 @@ struct RegexParser {
     var atomStarts: [Int] = []
 
     init(_ scalars: [Unicode.Scalar], pattern: String) {
-        self.scalars = scalars
+        self.scalars = Self.unwrappingWholeGroups(scalars)
         self.pattern = pattern
     }
 
@@ -116,6 +116,54 @@ struct RegexParser {
     }
 
     var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
+
+    /// The pattern with every group that spans a whole top-level alternative replaced by its
+    /// content (`^$|(^a+$)` is `^$|^a+$`): alternation is associative, and the anchors inside
+    /// such a group are then at the ends of alternatives.
+    static func unwrappingWholeGroups(_ s: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        var alternatives: [[Unicode.Scalar]] = [[]]
+        var depth = 0, inClass = false, i = 0
+        while i < s.count {
+            let c = s[i]
+            if c == "\\", i + 1 < s.count {
+                alternatives[alternatives.count - 1] += [c, s[i + 1]]
+                i += 2
+                continue
+            }
+            if inClass { if c == "]" { inClass = false } } else if c == "[" { inClass = true } else if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+            if c == "|" && depth == 0 && !inClass { alternatives.append([]) } else { alternatives[alternatives.count - 1].append(c) }
+            i += 1
+        }
+        guard depth == 0 else { return s }
+        var changed = false
+        for k in alternatives.indices {
+            let a = alternatives[k]
+            guard a.first == "(", a.last == ")", closingParen(a) == a.count - 1 else { continue }
+            var start = 1
+            if a.count > 2 && a[1] == "?" {
+                if a[2] == ":" { start = 3 } else if a[2] == "<", a.count > 3, a[3] != "=", a[3] != "!", let end = a.firstIndex(of: ">") { start = end + 1 } else { continue }
+            }
+            alternatives[k] = unwrappingWholeGroups(Array(a[start..<(a.count - 1)]))
+            changed = true
+        }
+        guard changed else { return s }
+        return Array(alternatives.joined(separator: ["|"]))
+    }
+
+    /// Index of the parenthesis closing the one at index 0.
+    static func closingParen(_ a: [Unicode.Scalar]) -> Int? {
+        var depth = 0, inClass = false, i = 0
+        while i < a.count {
+            let c = a[i]
+            if c == "\\" { i += 2; continue }
+            if inClass { if c == "]" { inClass = false } } else if c == "[" { inClass = true } else if c == "(" { depth += 1 } else if c == ")" {
+                depth -= 1
+                if depth == 0 { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
 
     /// Parses the whole pattern. With `search`, each top-level alternative not anchored by `^`
     /// may be preceded, and one not anchored by `$` followed, by anything.
