@@ -75,7 +75,7 @@ final class TransformerContext: LanguageModelContext {
     private func grammar(for schema: String) throws -> CompiledGrammar {
         if let grammar = grammars[schema] { return grammar }
         do {
-            let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: schema))
+            let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: schema, patterns: .wholeString))  // guide patterns match whole strings
             grammars[schema] = grammar
             return grammar
         } catch {

@@ -73,7 +73,7 @@ extension SchemaImporter {
             var parts = [resolved[i]]
             for j in resolved.indices where j != i {
                 if try disjoint(resolved[i], resolved[j], siblings: siblings, path: path) { continue }
-                guard let apart = Self.negationSubset(resolved[j]) else {
+                guard let apart = Self.negationSubset(resolved[j], keeping: resolved[i]) else {
                     throw .unsupportedKeyword("oneOf whose branches \(i) and \(j) may overlap", path: path + "/\(j)")
                 }
                 parts.append(apart)
@@ -104,11 +104,11 @@ extension SchemaImporter {
         return false
     }
 
-    /// Part of `not b` as a schema: one of b's required names absent, or a type b does not
-    /// allow. Nil when b gives neither.
-    static func negationSubset(_ b: JSONValue) -> JSONValue? {
+    /// Part of `not b` as a schema that `a` may still meet: one of b's required names absent,
+    /// a type b does not allow, a value b does not list. Nil when b gives none.
+    static func negationSubset(_ b: JSONValue, keeping a: JSONValue) -> JSONValue? {
         var options: [JSONValue] = []
-        if let types = typeSet(b) {
+        if let types = typeSet(b), (typeSet(a) ?? Set(allTypes)).contains(where: { !types.contains($0) }) {
             let rest = allTypes.filter { !types.contains($0) }
             if !rest.isEmpty { options.append(.object([("type", .array(rest.map { .string($0) }))])) }
         }

@@ -209,7 +209,7 @@ extension SchemaImporter {
             rest = try optionalNode(items, path: path + "/items")
         }
         if value["uniqueItems"] == .bool(true) && (maximum ?? Int.max) > 1 {
-            throw .unsupportedKeyword("uniqueItems (elements cannot be compared while generating; set maxItems 1 or drop it)", path: path + "/uniqueItems")
+            throw .unsupportedKeyword("uniqueItems", path: path + "/uniqueItems")  // see docs/grammar.md
         }
         if let prefix, !prefix.isEmpty {
             return .tuple(prefix: prefix, rest: rest, minimum: minimum, maximum: maximum)

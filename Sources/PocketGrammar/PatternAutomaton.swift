@@ -61,17 +61,16 @@ struct PatternAutomaton: Sendable {
         return -1
     }
 
-    /// Whether `set` moves on some scalar of `range` (a partly read multi-byte character).
-    func accepts(_ set: UInt64, anyOf range: ClosedRange<UInt32>) -> Bool {
-        guard set != 0 else { return false }
+    /// Fewest bytes to a match after one scalar of `range` (at least 0x80) from `set`;
+    /// `Int.max` when no scalar of the range is allowed.
+    func distance(_ set: UInt64, after range: ClosedRange<UInt32>) -> Int {
+        guard set != 0 else { return Int.max }
         let s = Int(set - 1)
-        if range.lowerBound < 128 {
-            for b in range.lowerBound...min(127, range.upperBound) where ascii[s * 128 + Int(b)] >= 0 { return true }
-        }
+        var best = Int.max
         for i in Int(wideStart[s])..<Int(wideStart[s + 1]) where wideLow[i] <= range.upperBound && range.lowerBound <= wideHigh[i] {
-            return true
+            best = min(best, distances[Int(wideTarget[i])])
         }
-        return false
+        return best
     }
 
     // MARK: Building

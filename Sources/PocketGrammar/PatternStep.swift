@@ -36,11 +36,12 @@ extension CompiledGrammar {
             let value = at.scalar << 6 | UInt32(byte & 0x3F)
             if at.pending > 1 {
                 let shift = UInt32(6 * (at.pending - 1))
-                guard let range = Self.scalarRange(prefix: value, shift: shift, width: at.width),
-                      nfa.accepts(at.states, anyOf: range) else { return nil }
+                guard let range = Self.scalarRange(prefix: value, shift: shift, width: at.width) else { return nil }
+                let after = nfa.distance(at.states, after: range)
+                guard after != Int.max else { return nil }
                 next.scalar = value
                 next.pending -= 1
-                return (next, 0)   // the lead byte already counted the whole character
+                return (next, after)   // the length already counts the whole character
             }
             guard value >= 0x80, !(0xD800...0xDFFF).contains(value), value <= 0x10FFFF else { return nil }
             let states = nfa.step(at.states, value)
@@ -65,13 +66,14 @@ extension CompiledGrammar {
             default: return nil
             }
             let bits = UInt32(byte) & (needed == 1 ? 0x1F : needed == 2 ? 0x0F : 0x07)
-            guard let range = Self.scalarRange(prefix: bits, shift: UInt32(6 * needed), width: needed + 1),
-                  nfa.accepts(at.states, anyOf: range) else { return nil }
+            guard let range = Self.scalarRange(prefix: bits, shift: UInt32(6 * needed), width: needed + 1) else { return nil }
+            let after = nfa.distance(at.states, after: range)
+            guard after != Int.max else { return nil }
             next.length = at.length + Int32(needed) + 1
             next.scalar = bits
             next.pending = needed
             next.width = needed + 1
-            return (next, Int(needed) + 1)
+            return (next, Int(needed) + 1 + after)
         }
     }
 

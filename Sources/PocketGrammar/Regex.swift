@@ -10,9 +10,9 @@ struct RegexNFA {
             ranges.contains { $0.contains(v) } != negated
         }
 
-        /// The scalars outside the class, as ranges (for negated escapes inside classes).
-        var complementRanges: [ClosedRange<UInt32>] {
-            guard !negated else { return ranges }
+        /// The scalars in the class as ranges, without negation (for `\S` inside a class).
+        var positiveRanges: [ClosedRange<UInt32>] {
+            guard negated else { return ranges }
             var out: [ClosedRange<UInt32>] = []
             var next: UInt32 = 0
             for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
@@ -366,7 +366,7 @@ struct RegexParser {
             if c == "\\" {
                 let cls = try escape(inClass: true)
                 if cls.negated || cls.ranges.count != 1 || cls.ranges[0].count != 1 {
-                    ranges += cls.negated ? cls.complementRanges : cls.ranges
+                    ranges += cls.positiveRanges
                     continue
                 }
                 low = cls.ranges[0].lowerBound
