@@ -53,6 +53,17 @@ struct StringState: Hashable, Sendable {
     var escape: UInt8 = 0          // 0 none, 1 after backslash, 2…5: hex digits still needed = 6 - escape
     var continuation: UInt8 = 0    // UTF-8 continuation bytes still needed
     var low: UInt8 = 0x80, high: UInt8 = 0xBF   // allowed range of the next continuation byte
+    /// Characters begun so far (an escape sequence is one), saturated at the string's
+    /// `minLength`: JSON Schema counts characters, and past the minimum the count no longer
+    /// matters (so it does not split cached states).
+    var characters: Int32 = 0
+
+    /// The state after a character begins.
+    func begun(_ minimum: Int32) -> StringState {
+        var s = self
+        if s.characters < minimum { s.characters += 1 }
+        return s
+    }
 }
 
 /// A number read so far. Values are limited to 15 integer and 15 fraction digits, without
@@ -104,7 +115,7 @@ extension CompiledGrammar {
             stack.map { frame in
                 guard case .string(let n, let length, let state) = frame else { return frame }
                 let (minimum, maximum) = string(n)
-                if length >= minimum && Int(maximum - length) > longestToken + 6 {
+                if state.characters >= minimum && Int(maximum - length) > longestToken + 6 {
                     return .string(n, length: -1, state: state)
                 }
                 return frame
@@ -467,9 +478,10 @@ extension CompiledGrammar {
             out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
             return
         }
+        if byte != UInt8(ascii: "\"") { state = state.begun(minimum) }
         switch byte {
         case UInt8(ascii: "\""):
-            if length >= minimum { complete(stack, into: &out) }
+            if state.characters >= minimum { complete(stack, into: &out) }
         case UInt8(ascii: "\\"):
             guard length + 2 <= maximum else { return }
             state.escape = 1

@@ -120,7 +120,7 @@ import Testing
 
     @Test func searchPatternsAndWholeStringPatterns() throws {
         let search = try SchemaProbe(##"{"type":"string","pattern":"\\w+"}"##)
-        search.check(valid: [#""a""#, #""--x--""#], invalid: [#""--""#, #""""#])
+        search.check(valid: [#""a""#, #""--x--""#], invalid: [#""--""#, "\"\""])
         try SchemaProbe(##"{"type":"string","pattern":"^https?://"}"##).check(valid: [#""https://a.b/c""#, #""http://""#], invalid: [#""ftp://x""#, #"" http://""#])
         try SchemaProbe(##"{"type":"string","pattern":"\\.json$"}"##).check(valid: [#""a.json""#], invalid: [#""a.json5""#])
         try SchemaProbe(##"{"type":"string","pattern":"^a$|b"}"##).check(valid: [#""a""#, #""xbx""#], invalid: [#""ax""#])
@@ -131,8 +131,9 @@ import Testing
     @Test func minLengthAndMaxLengthWithAPattern() throws {
         try SchemaProbe(##"{"type":"string","pattern":"^[a-z]*$","minLength":2,"maxLength":4}"##)
             .check(valid: [#""ab""#, #""abcd""#], invalid: [#""a""#, #""abcde""#, #""A1""#])
-        // minLength counts characters: "éé" is two.
+        // minLength counts characters: "éé" is two, an escape sequence one.
         try SchemaProbe(##"{"type":"string","pattern":"^é+$","minLength":2}"##).check(valid: [#""éé""#], invalid: [#""é""#])
+        try SchemaProbe(##"{"type":"string","minLength":2}"##).check(valid: [#""ab""#, #""éé""#, #""a\n""#, #""🙂🙂""#], invalid: [#""é""#, #""\n""#, #""🙂""#, "\"\""])
     }
 
     @Test func referenceForms() throws {
