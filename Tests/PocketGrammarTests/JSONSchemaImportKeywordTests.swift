@@ -149,6 +149,18 @@ import Testing
         expectRefusal(##"{"$ref":"#/$defs/N","$defs":{"N":{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"required":["n"]}}}"##, naming: "no finite", at: "#")
     }
 
+    @Test func recursiveCombinatorsAreErrorsNotCrashes() {
+        for schema in [
+            ##"{"$ref":"#/$defs/U","$defs":{"U":{"oneOf":[{"$ref":"#/$defs/U"},{"type":"string"}]}}}"##,
+            ##"{"$ref":"#/$defs/U","$defs":{"U":{"allOf":[{"$ref":"#/$defs/U"}]}}}"##,
+            ##"{"$ref":"#/$defs/U","$defs":{"U":{"not":{"$ref":"#/$defs/U"}}}}"##,
+            ##"{"$ref":"#/$defs/U","$defs":{"U":{"type":"object","properties":{"a":{"$ref":"#/$defs/U"}},"allOf":[{"$ref":"#/$defs/U"}]}}}"##,
+            String(repeating: #"{"items":"#, count: 150) + "{}" + String(repeating: "}", count: 150),
+        ] {
+            #expect(throws: GrammarError.self, "\(schema.prefix(80))") { try JSONSchemaImport.schema(fromJSON: schema) }
+        }
+    }
+
     @Test func aCycleWithAWayOutKeepsOnlyTheWayOut() throws {
         try SchemaProbe(##"{"$ref":"#/$defs/U","$defs":{"U":{"anyOf":[{"$ref":"#/$defs/U"},{"type":"integer"}]}}}"##)
             .check(valid: ["3"], invalid: [#""s""#])
