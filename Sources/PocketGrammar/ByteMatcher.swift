@@ -30,7 +30,8 @@ enum Frame: Hashable, Sendable {
     case arrayNext(Int32, count: Int32)
     /// Inside string content (node `n`, or `keyNode` for a free object's key).
     case string(Int32, length: Int32, state: StringState)
-    /// Inside a string that must match a pattern: NFA states, bytes so far, and a partly read
+    /// Inside a string that must match a pattern: the automaton state (``PatternAutomaton``: index
+    /// plus one), bytes so far, and a partly read
     /// UTF-8 character (`pending` bytes still needed, `scalar` its bits so far).
     case patternString(Int32, states: UInt64, length: Int32, scalar: UInt32, pending: UInt8, width: UInt8)
     /// Inside a number.

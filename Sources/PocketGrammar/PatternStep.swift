@@ -1,8 +1,8 @@
-// One byte of a pattern-constrained string: the NFA states move on whole characters, and
+// One byte of a pattern-constrained string: the automaton moves on whole characters, and
 // every check that depends on the string's length limit is a bound on the room left.
 
 extension CompiledGrammar {
-    /// Where a pattern-constrained string is: NFA states, bytes so far, and a partly read
+    /// Where a pattern-constrained string is: automaton state, bytes so far, and a partly read
     /// UTF-8 character (`pending` bytes to come, `scalar` its bits so far, `width` its size).
     struct PatternPosition: Hashable {
         var states: UInt64
