@@ -5,8 +5,9 @@ import PocketKernels
 import PocketTokenizer
 import PocketTransformer
 
-/// `pocket-bench grammar`: mask and compile timings of the grammar engine on the default
-/// model's vocabulary, one thread.
+/// `pocket-bench grammar [--model PATH] [--json]`: mask and compile timings of the grammar
+/// engine on a model's vocabulary (`--model`, else `$POCKET_MODEL`, else the default model), one
+/// thread.
 enum GrammarBenchmarkCommand {
     /// Tokens per second of greedy decoding with and without a grammar (a free-text-heavy
     /// schema, so the comparison measures the per-token cost of masking), median of three.
@@ -45,13 +46,21 @@ enum GrammarBenchmarkCommand {
 
     static func run(_ argv: [String]) throws {
         var json = false
-        for argument in argv {
-            guard argument == "--json" else { throw BenchError.usage("unknown argument '\(argument)'") }
-            json = true
+        var modelPath = ProcessInfo.processInfo.environment["POCKET_MODEL"]
+        var rest = argv[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--model":
+                guard let path = rest.popFirst() else { throw BenchError.usage("--model needs a path") }
+                modelPath = path
+            default: throw BenchError.usage("unknown argument '\(argument)'")
+            }
         }
-        let url = ThroughputCommand.packageRoot().appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
+        let url = modelPath.map { URL(fileURLWithPath: $0) }
+            ?? ThroughputCommand.packageRoot().appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw BenchError(message: "the grammar benchmark uses the default model's vocabulary: run Weights/fetch first")
+            throw BenchError(message: "no model at \(url.path): the grammar benchmark uses its vocabulary (run Weights/fetch, or pass --model)")
         }
         let tokenizer = try Tokenizer(gguf: GGUFFile(contentsOf: url))
         let vocabulary = Vocabulary(
@@ -59,7 +68,7 @@ enum GrammarBenchmarkCommand {
             endOfGeneration: tokenizer.endOfGenerationTokens)
         progress("running \(GrammarBenchmark.suite.count) schemas over \(vocabulary.count) tokens...")
         let result = try GrammarBenchmark.run(vocabulary: vocabulary)
-        progress("measuring constrained against unconstrained decoding on the default model...")
+        progress("measuring constrained against unconstrained decoding on \(url.lastPathComponent)...")
         let endToEnd = try decodingSpeed(url: url, tokenizer: tokenizer, vocabulary: vocabulary)
         if json {
             struct Output: Encodable {
@@ -80,7 +89,7 @@ enum GrammarBenchmarkCommand {
             print("Pocket grammar benchmark — \(Machine.cpuName()), 1 thread for masks")
             print(String(format: "  mask p50 %.1f µs, p99 %.1f µs over %d masks", result.mask_p50_us, result.mask_p99_us, result.masks))
             print(String(format: "  compile p50 %.3f ms over %d schemas; vocabulary %d tokens", result.compile_p50_ms, result.schemas, result.vocab_size))
-            print(String(format: "  decoding (default model, %d threads): unconstrained %.1f tokens/s, constrained %.1f tokens/s (%.0f%%)",
+            print(String(format: "  decoding (\(url.lastPathComponent), %d threads): unconstrained %.1f tokens/s, constrained %.1f tokens/s (%.0f%%)",
                          ThreadPool.defaultThreadCount, endToEnd.free, endToEnd.constrained, 100 * endToEnd.constrained / endToEnd.free))
         }
     }

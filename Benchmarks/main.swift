@@ -10,7 +10,7 @@ import Foundation
 let benchUsage = """
     usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json]
            pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
-           pocket-bench grammar [--json]           grammar mask and compile timings
+           pocket-bench grammar [--model PATH] [--json]  grammar mask and compile timings ($POCKET_MODEL)
 
     Without --model: the default model, its q2_K requantization (written with Pocket's quantizer
     when missing) and the synthetic 3B Q2_K model, each if present in Weights/ (missing ones are

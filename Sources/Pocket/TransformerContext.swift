@@ -99,7 +99,10 @@ final class TransformerContext: LanguageModelContext {
         let key = whitespace == .compact ? schema : "ws:" + schema
         if let grammar = grammars[key] { return grammar }
         do {
-            let grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: schema), whitespace: whitespace)
+            // Schemas here come from GenerationSchema: guide patterns match whole strings (Apple's
+            // `@Guide(.pattern)`), unlike JSON Schema's searching `pattern`.
+            let grammar = try CompiledGrammar(
+                JSONSchemaImport.schema(fromJSON: schema, patterns: .wholeString), whitespace: whitespace)
             grammars[key] = grammar
             return grammar
         } catch {

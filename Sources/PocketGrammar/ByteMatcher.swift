@@ -30,7 +30,8 @@ enum Frame: Hashable, Sendable {
     case arrayNext(Int32, count: Int32)
     /// Inside string content (node `n`, or `keyNode` for a free object's key).
     case string(Int32, length: Int32, state: StringState)
-    /// Inside a string that must match a pattern: NFA states, bytes so far, and a partly read
+    /// Inside a string that must match a pattern: the automaton state (``PatternAutomaton``: index
+    /// plus one), bytes so far, and a partly read
     /// UTF-8 character (`pending` bytes still needed, `scalar` its bits so far).
     case patternString(Int32, states: UInt64, length: Int32, scalar: UInt32, pending: UInt8, width: UInt8)
     /// Inside a number.
@@ -39,6 +40,10 @@ enum Frame: Hashable, Sendable {
     case freeObjectOpen, freeObjectKey, freeObjectColon, freeObjectValue, freeObjectNext, freeObjectComma
     /// Any-value array: after `[`, waiting under an element, after an element.
     case freeArrayOpen, freeArrayItem, freeArrayNext
+    /// Extra keys of object `n` (rule `rule` of its extras): waiting under the key string, after
+    /// it, waiting under the value; then after a value (`,` or `}`) and after `,`.
+    case extraKey(Int32, rule: Int32), extraColon(Int32, rule: Int32), extraValue(Int32, rule: Int32)
+    case extraNext(Int32), extraComma(Int32)
     /// A run of whitespace between JSON tokens (only when the grammar allows whitespace).
     case whitespace(run: Int32)
 }
@@ -49,6 +54,17 @@ struct StringState: Hashable, Sendable {
     var escape: UInt8 = 0          // 0 none, 1 after backslash, 2…5: hex digits still needed = 6 - escape
     var continuation: UInt8 = 0    // UTF-8 continuation bytes still needed
     var low: UInt8 = 0x80, high: UInt8 = 0xBF   // allowed range of the next continuation byte
+    /// Characters begun so far (an escape sequence is one), saturated at the string's
+    /// `minLength`: JSON Schema counts characters, and past the minimum the count no longer
+    /// matters (so it does not split cached states).
+    var characters: Int32 = 0
+
+    /// The state after a character begins.
+    func begun(_ minimum: Int32) -> StringState {
+        var s = self
+        if s.characters < minimum { s.characters += 1 }
+        return s
+    }
 }
 
 /// A number read so far. Values are limited to 15 integer and 15 fraction digits, without
@@ -73,6 +89,8 @@ enum SpecialNode {
     static let anyValue: Int32 = -1
     /// The key of an any-value object.
     static let key: Int32 = -2
+    /// No node (an array with no elements beyond its prefix).
+    static let none: Int32 = -3
 }
 
 extension CompiledGrammar {
@@ -98,7 +116,7 @@ extension CompiledGrammar {
             stack.map { frame in
                 guard case .string(let n, let length, let state) = frame else { return frame }
                 let (minimum, maximum) = string(n)
-                if length >= minimum && Int(maximum - length) > longestToken + 6 {
+                if state.characters >= minimum && Int(maximum - length) > longestToken + 6 {
                     return .string(n, length: -1, state: state)
                 }
                 return frame
@@ -168,6 +186,8 @@ extension CompiledGrammar {
         case .freeObjectKey: stack[stack.count - 1] = .freeObjectColon
         case .freeObjectValue: stack[stack.count - 1] = .freeObjectNext
         case .freeArrayItem: stack[stack.count - 1] = .freeArrayNext
+        case .extraKey(let n, let r): stack[stack.count - 1] = .extraColon(n, rule: r)
+        case .extraValue(let n, _): stack[stack.count - 1] = .extraNext(n)
         default: return  // not a waiting frame: cannot happen for well-formed stacks
         }
         out.append(stack)
@@ -182,7 +202,7 @@ extension CompiledGrammar {
     /// Property indices of object `n` that may come next after property `after` (-1: none yet),
     /// and whether the object may close.
     private func nextProperties(_ n: Int32, after: Int32) -> (candidates: [Int32], canClose: Bool) {
-        guard case .object(let props) = kinds[Int(n)] else { return ([], false) }
+        guard case .object(let props, _) = kinds[Int(n)] else { return ([], false) }
         var candidates: [Int32] = []
         var i = Int(after) + 1
         while i < props.count {
@@ -199,7 +219,8 @@ extension CompiledGrammar {
     private func isBetweenTokens(_ frame: Frame) -> Bool {
         switch frame {
         case .expect, .objectOpen, .objectNext, .objectComma, .arrayOpen, .arrayNext,
-             .freeObjectOpen, .freeObjectColon, .freeObjectNext, .freeObjectComma, .freeArrayOpen, .freeArrayNext: true
+             .freeObjectOpen, .freeObjectColon, .freeObjectNext, .freeObjectComma, .freeArrayOpen, .freeArrayNext,
+             .extraColon, .extraNext, .extraComma: true
         default: false
         }
     }
@@ -236,23 +257,37 @@ extension CompiledGrammar {
             if byte == UInt8(ascii: "}") && canClose { complete(stack, into: &out) }
             if byte == UInt8(ascii: "\"") {
                 for q in candidates { out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: 1))) }
+                if canClose { startExtraKey(stack, n, into: &out) }
             }
 
         case .objectNext(let n, let after):
             let (candidates, canClose) = nextProperties(n, after: after)
             if byte == UInt8(ascii: "}") && canClose { complete(stack, into: &out) }
-            if byte == UInt8(ascii: ",") && !candidates.isEmpty {
+            if byte == UInt8(ascii: ",") && (!candidates.isEmpty || (canClose && hasExtras(n))) {
                 out.append(replacingTop(stack, with: .objectComma(n, after: after)))
             }
 
         case .objectComma(let n, let after):
             guard byte == UInt8(ascii: "\"") else { return }
-            for q in nextProperties(n, after: after).candidates {
+            let (candidates, canClose) = nextProperties(n, after: after)
+            for q in candidates {
                 out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: 1)))
             }
+            if canClose { startExtraKey(stack, n, into: &out) }
+
+        case .extraColon(let n, let r):
+            guard byte == UInt8(ascii: ":"), case .object(_, let extras) = kinds[Int(n)] else { return }
+            var next = replacingTop(stack, with: .extraValue(n, rule: r))
+            next.append(.expect(extras[Int(r)].value))
+            out.append(next)
+        case .extraNext(let n):
+            if byte == UInt8(ascii: "}") { complete(stack, into: &out) }
+            if byte == UInt8(ascii: ",") { out.append(replacingTop(stack, with: .extraComma(n))) }
+        case .extraComma(let n):
+            if byte == UInt8(ascii: "\"") { startExtraKey(stack, n, into: &out) }
 
         case .objectKey(let n, let q, let matched):
-            guard case .object(let props) = kinds[Int(n)] else { return }
+            guard case .object(let props, _) = kinds[Int(n)] else { return }
             let property = properties[Int(props[Int(q)])]
             let key = literals[Int(property.key)]
             guard key[Int(matched)] == byte else { return }
@@ -265,18 +300,21 @@ extension CompiledGrammar {
             }
 
         case .arrayOpen(let n):
-            guard case .array(let items, let minimum, _) = kinds[Int(n)] else { return }
+            guard case .array(_, let minimum, let maximum, _) = kinds[Int(n)] else { return }
             if byte == UInt8(ascii: "]") && minimum == 0 { complete(stack, into: &out); return }
+            let item = itemNode(n, 0)
+            guard maximum > 0, item != SpecialNode.none else { return }
             var next = replacingTop(stack, with: .arrayItem(n, count: 0))
-            next.append(.expect(items))
+            next.append(.expect(item))
             feed(next, byte, into: &out)
 
         case .arrayNext(let n, let count):
-            guard case .array(let items, let minimum, let maximum) = kinds[Int(n)] else { return }
+            guard case .array(_, let minimum, let maximum, _) = kinds[Int(n)] else { return }
             if byte == UInt8(ascii: "]") && count >= minimum { complete(stack, into: &out) }
-            if byte == UInt8(ascii: ","), count < maximum {
+            let item = itemNode(n, count)
+            if byte == UInt8(ascii: ","), count < maximum, item != SpecialNode.none {
                 var next = replacingTop(stack, with: .arrayItem(n, count: count))
-                next.append(.expect(items))
+                next.append(.expect(item))
                 out.append(next)
             }
 
@@ -336,8 +374,29 @@ extension CompiledGrammar {
                 next.append(.expect(SpecialNode.anyValue))
                 out.append(next)
             }
-        case .objectValue, .arrayItem, .freeObjectKey, .freeObjectValue, .freeArrayItem:
+        case .objectValue, .arrayItem, .freeObjectKey, .freeObjectValue, .freeArrayItem, .extraKey, .extraValue:
             return  // waiting frames are never on top
+        }
+    }
+
+    /// The node of array `n`'s element at `index`.
+    private func itemNode(_ n: Int32, _ index: Int32) -> Int32 {
+        guard case .array(let items, _, _, let prefix) = kinds[Int(n)] else { return SpecialNode.none }
+        return Int(index) < prefix.count ? prefix[Int(index)] : items
+    }
+
+    private func hasExtras(_ n: Int32) -> Bool {
+        if case .object(_, let extras) = kinds[Int(n)] { return !extras.isEmpty }
+        return false
+    }
+
+    /// After the `"` that opens an extra key: one stack per rule, inside its key string.
+    private func startExtraKey(_ stack: [Frame], _ n: Int32, into out: inout [[Frame]]) {
+        guard case .object(_, let extras) = kinds[Int(n)] else { return }
+        for (r, e) in extras.enumerated() {
+            var next = replacingTop(stack, with: .extraKey(n, rule: Int32(r)))
+            next.append(.expect(e.key))
+            feedValueStart(next, e.key, UInt8(ascii: "\""), into: &out)
         }
     }
 
@@ -420,9 +479,10 @@ extension CompiledGrammar {
             out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
             return
         }
+        if byte != UInt8(ascii: "\"") { state = state.begun(minimum) }
         switch byte {
         case UInt8(ascii: "\""):
-            if length >= minimum { complete(stack, into: &out) }
+            if state.characters >= minimum { complete(stack, into: &out) }
         case UInt8(ascii: "\\"):
             guard length + 2 <= maximum else { return }
             state.escape = 1
@@ -456,107 +516,5 @@ extension CompiledGrammar {
 
     private func keywordLiteral(_ word: String) -> Int32 {
         Int32(literals.firstIndex(of: Array(word.utf8))!)
-    }
-
-    // MARK: Numbers
-
-    private func bounds(_ node: Int32) -> (minimum: Double?, maximum: Double?, isInteger: Bool) {
-        guard node >= 0 else { return (nil, nil, false) }
-        switch kinds[Int(node)] {
-        case .integer(let minimum, let maximum): return (minimum, maximum, true)
-        case .number(let minimum, let maximum): return (minimum, maximum, false)
-        default: return (nil, nil, false)
-        }
-    }
-
-    private func startNumber(_ node: Int32, _ byte: UInt8) -> NumberState? {
-        var state = NumberState(node: node)
-        if byte == UInt8(ascii: "-") {
-            state.negative = true
-            state.phase = 0
-        } else if (0x30...0x39).contains(byte) {
-            state.integerDigits = 1
-            state.magnitude = Double(byte - 0x30)
-            state.leadingZero = byte == 0x30
-        } else {
-            return nil
-        }
-        return isViable(state) ? state : nil
-    }
-
-    private func extend(_ state: NumberState, _ byte: UInt8) -> NumberState? {
-        var next = state
-        let isInteger = bounds(state.node).isInteger
-        if (0x30...0x39).contains(byte) {
-            let digit = Double(byte - 0x30)
-            switch state.phase {
-            case 0:
-                next.phase = 1
-                next.integerDigits = 1
-                next.magnitude = digit
-                next.leadingZero = byte == 0x30
-            case 1:
-                guard !state.leadingZero, state.integerDigits < NumberState.maximumDigits else { return nil }
-                next.integerDigits += 1
-                next.magnitude = state.magnitude * 10 + digit
-            case 2, 3:
-                guard state.fractionDigits < NumberState.maximumDigits else { return nil }
-                next.phase = 3
-                next.fractionDigits += 1
-                next.magnitude = state.magnitude + digit * pow10(-Int(next.fractionDigits))
-            default: return nil
-            }
-        } else if byte == UInt8(ascii: "."), state.phase == 1, !isInteger {
-            next.phase = 2
-        } else {
-            return nil
-        }
-        return isViable(next) ? next : nil
-    }
-
-    private func pow10(_ e: Int) -> Double {
-        var r = 1.0
-        if e >= 0 { for _ in 0..<e { r *= 10 } } else { for _ in 0..<(-e) { r /= 10 } }
-        return r
-    }
-
-    /// Whether some completion of the number lies within the node's bounds.
-    private func isViable(_ s: NumberState) -> Bool {
-        let (minimum, maximum, isInteger) = bounds(s.node)
-        if minimum == nil && maximum == nil { return true }
-        // Ranges of magnitudes the finished number can have.
-        var ranges: [(Double, Double)] = []
-        switch s.phase {
-        case 0:
-            ranges.append((0, pow10(Int(NumberState.maximumDigits))))
-        case 1:
-            ranges.append((s.magnitude, s.magnitude))
-            if !isInteger { ranges.append((s.magnitude, s.magnitude + 1)) }
-            if !s.leadingZero {
-                var scale = 10.0
-                for _ in 0..<Int(NumberState.maximumDigits - s.integerDigits) {
-                    ranges.append((s.magnitude * scale, (s.magnitude + 1) * scale - (isInteger ? 1 : 0)))
-                    scale *= 10
-                }
-            }
-        default:
-            let step = pow10(-Int(s.fractionDigits))
-            ranges.append((s.magnitude, s.magnitude + (s.fractionDigits < NumberState.maximumDigits ? step : 0)))
-        }
-        let lower = minimum ?? -.infinity, upper = maximum ?? .infinity
-        for (a, b) in ranges {
-            // A negative sign must lead to a value below zero: "-0" is never produced.
-            let (lo, hi) = s.negative ? (-b, a == 0 ? -Double.leastNonzeroMagnitude : -a) : (a, b)
-            if hi >= lower && lo <= upper && lo <= hi { return true }
-        }
-        return false
-    }
-
-    func numberIsComplete(_ s: NumberState) -> Bool {
-        guard s.phase == 1 || s.phase == 3 else { return false }
-        let (minimum, maximum, _) = bounds(s.node)
-        if s.negative && s.magnitude == 0 { return false }
-        let value = s.negative ? -s.magnitude : s.magnitude
-        return value >= (minimum ?? -.infinity) && value <= (maximum ?? .infinity)
     }
 }

@@ -18,6 +18,16 @@ public struct GrammarSchema: Sendable, Equatable {
         case object([Property])
         /// An array of `items` with a count in `minimum...maximum` (`maximum` nil: unbounded).
         case array(items: Node, minimum: Int, maximum: Int?)
+        /// An array whose first elements follow `prefix` in order (JSON Schema `prefixItems`, or
+        /// draft 4 `items` as a list), later ones `rest` (nil: none allowed).
+        case tuple(prefix: [Node], rest: Node?, minimum: Int, maximum: Int?)
+        /// An object with declared properties in this order, then any number of further keys
+        /// (not declared ones) each ruled by the first of `extras` whose keys it matches.
+        case openObject([Property], extras: [ExtraProperties])
+        /// An integer within the inclusive bounds that is a multiple of `multipleOf`.
+        case multipleOf(Int, minimum: Int?, maximum: Int?)
+        /// Exactly this compact JSON text (an `enum`/`const` array or object).
+        case json(String)
         /// A string.
         case string(StringConstraint)
         /// An integer within the inclusive bounds.
@@ -55,13 +65,41 @@ public struct GrammarSchema: Sendable, Equatable {
         }
     }
 
+    /// Keys beyond an object's declared properties, and the schema of their values.
+    public struct ExtraProperties: Sendable, Equatable {
+        /// Keys must contain a match of one of these patterns (ECMA-262 search, as JSON
+        /// Schema's `patternProperties`); empty: any key.
+        public var keyPatterns: [String]
+        /// Keys matching one of these patterns belong to other rules.
+        public var excludedPatterns: [String]
+        /// Keys that may not appear as extras (declared properties).
+        public var excludedNames: [String]
+        /// The values' schema.
+        public var value: Node
+
+        /// Creates a rule.
+        public init(keyPatterns: [String] = [], excludedPatterns: [String] = [], excludedNames: [String] = [], value: Node) {
+            self.keyPatterns = keyPatterns
+            self.excludedPatterns = excludedPatterns
+            self.excludedNames = excludedNames
+            self.value = value
+        }
+    }
+
     /// What a string may contain.
     public struct StringConstraint: Sendable, Equatable {
         /// When set, the string must be one of these values.
         public var choices: [String]?
-        /// When set, the whole string must match this regular expression (see `RegexNFA` for
+        /// When set, the whole string must match this regular expression (see `RegexParser` for
         /// the supported syntax). Characters that JSON would have to escape are not produced.
         public var pattern: String?
+        /// Patterns the string must contain a match of (ECMA-262 search semantics, as JSON
+        /// Schema's `pattern`: `^` and `$` anchor).
+        public var searchPatterns: [String] = []
+        /// A JSON Schema `format` the string must have (see ``JSONSchemaFormats``).
+        public var format: String?
+        /// Values the string must not be (from `not: {enum: …}`).
+        public var excluded: [String] = []
         /// Maximum length in bytes of the string's JSON-escaped content.
         public var maximumLength: Int?
         /// Minimum length in bytes of the content.

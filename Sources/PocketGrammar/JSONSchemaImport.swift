@@ -1,172 +1,264 @@
 import Foundation
 
-/// Imports the common subset of JSON Schema into a ``GrammarSchema``.
+/// Imports JSON Schema (drafts 4 to 2020-12) into a ``GrammarSchema``.
 ///
-/// Supported keywords: `type` (a name or a list), `properties` (in document order, or in the
-/// order of `x-order`), `required`, `additionalProperties: false`, `items`, `minItems`,
-/// `maxItems`, `enum` (strings), `const` (string, number, boolean, null), `minimum`, `maximum`,
-/// `minLength`, `maxLength`, `pattern` (anchored: the whole string must match),
-/// `anyOf`/`oneOf`, `$defs`/`definitions` with `$ref`, and the annotations `description`,
-/// `title`, `$schema`, `$id`, `$comment`. `{}` is any value. Anything else is an error naming
-/// the keyword and its JSON pointer: a schema is never enforced only in part.
+/// Keywords are handled by meaning. Annotations and unknown keywords (`title`, `description`,
+/// `examples`, `default`, `readOnly`, `deprecated`, `x-*`, vendor keys…) are ignored, as every
+/// validator does. Validation keywords are enforced exactly: `type`, `enum`, `const` (any JSON
+/// value), `properties` (in document order, or in the order of `x-order`), `required`,
+/// `additionalProperties`, `patternProperties`, `minProperties`/`maxProperties` (when the
+/// declared properties decide them), `dependentRequired`/`dependencies`, `items`,
+/// `prefixItems`, `additionalItems`, `minItems`, `maxItems`, `uniqueItems` (see below),
+/// `minLength`, `maxLength`, `pattern` (ECMA-262 search: `"\\w+"` is any string containing a
+/// word character), `format` (see ``JSONSchemaFormats``; unknown formats are annotations),
+/// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf` (integers),
+/// `allOf` (merged), `anyOf`/`oneOf` (with sibling keywords intersected into each branch),
+/// `$ref` (JSON pointers into the document, `$defs`/`definitions`). A validation keyword that
+/// cannot be enforced exactly is an error naming it and its JSON pointer: a schema is never
+/// enforced only in part.
+///
+/// `uniqueItems: true` is accepted only where it cannot fail (at most one element, or
+/// elements that are a single constant value and `maxItems` ≤ 1); elsewhere it is an error.
 public enum JSONSchemaImport {
-    /// Parses JSON Schema text.
-    public static func schema(from data: Data) throws(GrammarError) -> GrammarSchema {
-        try schema(from: JSONValue.parse(Array(data)))
+    /// How a `pattern` keyword matches.
+    public enum PatternMatching: Sendable {
+        /// JSON Schema semantics: the pattern matches some part of the string (ECMA-262
+        /// `RegExp.test`), so `^` and `$` anchor it.
+        case search
+        /// The whole string must match (Apple's `@Guide(.pattern(_:))`).
+        case wholeString
     }
 
     /// Parses JSON Schema text.
-    public static func schema(fromJSON text: String) throws(GrammarError) -> GrammarSchema {
-        try schema(from: JSONValue.parse(Array(text.utf8)))
+    ///
+    /// - Parameters:
+    ///   - data: The schema, UTF-8 JSON.
+    ///   - patterns: How `pattern` matches (JSON Schema's search by default).
+    /// - Throws: ``GrammarError`` naming the keyword and JSON pointer the engine cannot enforce.
+    public static func schema(from data: Data, patterns: PatternMatching = .search) throws(GrammarError) -> GrammarSchema {
+        try schema(from: JSONValue.parse(Array(data)), patterns: patterns)
     }
 
-    static let annotations: Set<String> = ["description", "title", "$schema", "$id", "$comment", "examples", "default"]
-
-    static func schema(from document: JSONValue) throws(GrammarError) -> GrammarSchema {
-        var definitions: [String: GrammarSchema.Node] = [:]
-        for key in ["$defs", "definitions"] {
-            guard let defs = document[key] else { continue }
-            guard case .object(let pairs) = defs else { throw .invalidSchema("\(key) must be an object", path: "#/\(key)") }
-            for (name, value) in pairs {
-                definitions[name] = try node(value, path: "#/\(key)/\(name)")
-            }
-        }
-        let root = try node(document, path: "#", isRoot: true)
-        // Every reference must resolve.
-        _ = try CompiledGrammar(GrammarSchema(root: root, definitions: definitions))
-        return GrammarSchema(root: root, definitions: definitions)
+    /// Parses JSON Schema text.
+    ///
+    /// - Parameters:
+    ///   - text: The schema.
+    ///   - patterns: How `pattern` matches (JSON Schema's search by default).
+    /// - Throws: ``GrammarError`` naming the keyword and JSON pointer the engine cannot enforce.
+    public static func schema(fromJSON text: String, patterns: PatternMatching = .search) throws(GrammarError) -> GrammarSchema {
+        try schema(from: JSONValue.parse(Array(text.utf8)), patterns: patterns)
     }
 
-    static func node(_ value: JSONValue, path: String, isRoot: Bool = false) throws(GrammarError) -> GrammarSchema.Node {
-        if case .bool(true) = value { return .anyValue }
-        guard case .object(let pairs) = value else { throw .invalidSchema("a schema must be an object", path: path) }
-        var known: Set<String> = annotations
-        if isRoot { known.formUnion(["$defs", "definitions"]) }
-        func use(_ keys: String...) { known.formUnion(keys) }
-        func integer(_ key: String) throws(GrammarError) -> Int? {
-            guard let v = value[key] else { return nil }
-            guard case .number(let n) = v, n >= 0, n == n.rounded(), n < 1e9 else {
-                throw .invalidSchema("\(key) must be a non-negative integer", path: path + "/" + key)
-            }
-            return Int(n)
-        }
-        func number(_ key: String) throws(GrammarError) -> Double? {
-            guard let v = value[key] else { return nil }
-            guard case .number(let n) = v else { throw .invalidSchema("\(key) must be a number", path: path + "/" + key) }
-            return n
-        }
+    static func schema(from document: JSONValue, patterns: PatternMatching = .search) throws(GrammarError) -> GrammarSchema {
+        var importer = SchemaImporter(document: document, search: patterns == .search)
+        let root = try importer.node(document, path: "#")
+        let schema = GrammarSchema(root: root, definitions: importer.definitions)
+        // Every reference must resolve, and the schema must be satisfiable.
+        _ = try CompiledGrammar(schema)
+        return schema
+    }
 
-        var result: GrammarSchema.Node
-        if let ref = value["$ref"] {
-            use("$ref")
-            guard case .string(let target) = ref else { throw .invalidSchema("$ref must be a string", path: path + "/$ref") }
-            let prefixes = ["#/$defs/", "#/definitions/"]
-            guard let prefix = prefixes.first(where: target.hasPrefix) else {
-                throw .unsupportedKeyword("$ref to '\(target)'", path: path + "/$ref")
-            }
-            result = .reference(String(target.dropFirst(prefix.count)))
-        } else if let choices = value["anyOf"] ?? value["oneOf"] {
-            use("anyOf", "oneOf")
-            guard case .array(let items) = choices, !items.isEmpty else {
-                throw .invalidSchema("anyOf/oneOf must be a non-empty array", path: path)
-            }
-            var nodes: [GrammarSchema.Node] = []
-            for (i, item) in items.enumerated() { nodes.append(try node(item, path: path + "/anyOf/\(i)")) }
-            result = .anyOf(nodes)
-        } else if let c = value["const"] {
-            use("const", "type")
-            switch c {
-            case .string(let s): result = .string(.init(choices: [s]))
-            case .bool(let b): result = .constant(b)
-            case .null: result = .null
-            case .number(let n):
-                result = n == n.rounded() ? .integer(minimum: Int(n), maximum: Int(n)) : .number(minimum: n, maximum: n)
-            default: throw .unsupportedKeyword("const with an array or object", path: path + "/const")
-            }
-        } else if let e = value["enum"] {
-            use("enum", "type")
-            guard case .array(let items) = e, !items.isEmpty else { throw .invalidSchema("enum must be a non-empty array", path: path + "/enum") }
-            var strings: [String] = []
-            for item in items {
-                guard case .string(let s) = item else { throw .unsupportedKeyword("enum with non-string values", path: path + "/enum") }
-                strings.append(s)
-            }
-            result = .string(.init(choices: strings))
-        } else {
-            use("type")
-            var types: [String] = []
-            switch value["type"] {
-            case .string(let t)?: types = [t]
-            case .array(let list)?:
-                for t in list {
-                    guard case .string(let name) = t else { throw .invalidSchema("type list must hold strings", path: path + "/type") }
-                    types.append(name)
-                }
-            case nil:
-                // No type: any value, unless the schema describes an object.
-                types = value["properties"] != nil ? ["object"] : []
-            default: throw .invalidSchema("type must be a string or a list", path: path + "/type")
-            }
-            var nodes: [GrammarSchema.Node] = []
-            for type in types {
-                switch type {
-                case "object":
-                    use("properties", "required", "additionalProperties", "x-order")
-                    var props: [(String, JSONValue)] = []
-                    if case .object(let p)? = value["properties"] { props = p.map { ($0.key, $0.value) } }
-                    if case .array(let order)? = value["x-order"] {
-                        var ordered: [(String, JSONValue)] = []
-                        for case .string(let name) in order {
-                            if let p = props.first(where: { $0.0 == name }) { ordered.append(p) }
-                        }
-                        ordered += props.filter { p in !ordered.contains { $0.0 == p.0 } }
-                        props = ordered
-                    }
-                    var required: Set<String> = []
-                    if case .array(let r)? = value["required"] { for case .string(let s) in r { required.insert(s) } }
-                    if let extra = value["additionalProperties"], extra != .bool(false) {
-                        throw .unsupportedKeyword("additionalProperties other than false", path: path + "/additionalProperties")
-                    }
-                    if props.isEmpty && value["additionalProperties"] == nil {
-                        nodes.append(.anyValue)  // a free-form object
-                        continue
-                    }
-                    var properties: [GrammarSchema.Property] = []
-                    for (name, schema) in props {
-                        properties.append(.init(name: name, node: try node(schema, path: path + "/properties/" + name),
-                                                isRequired: required.contains(name)))
-                    }
-                    nodes.append(.object(properties))
-                case "array":
-                    use("items", "minItems", "maxItems")
-                    let items = try value["items"].map { v throws(GrammarError) in try node(v, path: path + "/items") } ?? .anyValue
-                    nodes.append(.array(items: items, minimum: try integer("minItems") ?? 0, maximum: try integer("maxItems")))
-                case "string":
-                    use("minLength", "maxLength", "pattern")
-                    var pattern: String?
-                    if let p = value["pattern"] {
-                        guard case .string(let text) = p else { throw .invalidSchema("pattern must be a string", path: path + "/pattern") }
-                        guard value["minLength"] == nil else { throw .unsupportedKeyword("minLength with pattern", path: path + "/minLength") }
-                        pattern = text
-                    }
-                    nodes.append(.string(.init(pattern: pattern, minimumLength: try integer("minLength") ?? 0, maximumLength: try integer("maxLength"))))
-                case "integer":
-                    use("minimum", "maximum")
-                    let minimum = try number("minimum"), maximum = try number("maximum")
-                    nodes.append(.integer(minimum: minimum.map { Int(($0).rounded(.up)) }, maximum: maximum.map { Int(($0).rounded(.down)) }))
-                case "number":
-                    use("minimum", "maximum")
-                    nodes.append(.number(minimum: try number("minimum"), maximum: try number("maximum")))
-                case "boolean": nodes.append(.boolean)
-                case "null": nodes.append(.null)
-                default: throw .invalidSchema("unknown type '\(type)'", path: path + "/type")
-                }
-            }
-            result = nodes.isEmpty ? .anyValue : nodes.count == 1 ? nodes[0] : .anyOf(nodes)
+    /// The validation keywords of drafts 4 to 2020-12. Anything else is an annotation or an
+    /// unknown keyword, and is ignored.
+    static let validationKeywords: Set<String> = [
+        "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "maxLength", "minLength", "pattern", "format", "items", "additionalItems", "prefixItems", "maxItems", "minItems",
+        "uniqueItems", "contains", "maxContains", "minContains", "maxProperties", "minProperties", "required",
+        "properties", "patternProperties", "additionalProperties", "dependencies", "dependentRequired",
+        "dependentSchemas", "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf", "not", "$ref",
+        "$dynamicRef", "$recursiveRef", "unevaluatedItems", "unevaluatedProperties",
+    ]
+
+    /// Keywords that constrain only values of one type, by type.
+    static let keywordsByType: [(type: String, keywords: Set<String>)] = [
+        ("object", ["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties",
+                    "dependencies", "dependentRequired", "dependentSchemas", "propertyNames", "unevaluatedProperties"]),
+        ("array", ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains",
+                   "minContains", "maxContains", "unevaluatedItems"]),
+        ("string", ["minLength", "maxLength", "pattern", "format"]),
+        ("number", ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]),
+    ]
+}
+
+/// One import: the document (for `$ref`), and the definitions made so far.
+struct SchemaImporter {
+    let document: JSONValue
+    let search: Bool
+    var definitions: [String: GrammarSchema.Node] = [:]
+    var inProgress: Set<String> = []
+    /// Depth of nested imports, against runaway expansion.
+    var depth = 0
+
+    init(document: JSONValue, search: Bool) {
+        self.document = document
+        self.search = search
+    }
+
+    /// Imports one schema.
+    mutating func node(_ value: JSONValue, path: String) throws(GrammarError) -> GrammarSchema.Node {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth < 200 else { throw .invalidSchema("schema nested or expanded too deeply", path: path) }
+        switch value {
+        case .bool(true): return .anyValue
+        case .bool(false): throw .invalidSchema("the schema false accepts no value", path: path)
+        case .object: break
+        default: throw .invalidSchema("a schema must be an object or a boolean", path: path)
         }
-        for (key, _) in pairs where !known.contains(key) {
+        if let negated = value["not"] {
+            let rest = value.removing(["not"])
+            return try node(.object([("allOf", .array([rest, try negation(negated, path: path + "/not")]))]), path: path)
+        }
+        for key in ["if", "contains", "dependentSchemas", "$dynamicRef", "$recursiveRef", "unevaluatedItems", "unevaluatedProperties"]
+        where value[key] != nil {
+            if key == "unevaluatedProperties" || key == "unevaluatedItems", value[key] == .bool(true) { continue }
             throw .unsupportedKeyword(key, path: path + "/" + key)
         }
-        return result
+        // Combinators first: they rewrite the schema into one without them.
+        if let all = value["allOf"] {
+            return try node(try merged(allOf: all, siblings: value, path: path), path: path)
+        }
+        if let ref = value["$ref"] {
+            guard case .string(let target) = ref else { throw .invalidSchema("$ref must be a string", path: path + "/$ref") }
+            if hasValidationKeywords(value, except: ["$ref"]) {
+                // Siblings of $ref apply too (2019-09 and later): an intersection.
+                let target = try resolve(target, path: path + "/$ref")
+                return try node(.object([("allOf", .array([target, value.removing(["$ref"])]))]), path: path)
+            }
+            return try reference(target, path: path + "/$ref")
+        }
+        if let choices = value["anyOf"] ?? value["oneOf"] {
+            let key = value["anyOf"] != nil ? "anyOf" : "oneOf"
+            guard value["anyOf"] == nil || value["oneOf"] == nil else {
+                return try node(.object([("allOf", .array([value.removing(["oneOf"]), .object([("oneOf", value["oneOf"]!)])]))]), path: path)
+            }
+            guard case .array(let items) = choices, !items.isEmpty else { throw .invalidSchema("\(key) must be a non-empty array", path: path + "/" + key) }
+            let siblings = value.removing(["anyOf", "oneOf"])
+            var nodes: [GrammarSchema.Node] = []
+            let branches = key == "oneOf" && items.count > 1 ? try exclusiveBranches(items, siblings: siblings, path: path + "/oneOf") : items
+            for (i, item) in branches.enumerated() {
+                let branchPath = path + "/\(key)/\(i)"
+                if hasValidationKeywords(siblings, except: []) || key == "oneOf" {
+                    // type, properties… beside anyOf constrain every branch.
+                    let branch = try resolveRefs(item, path: branchPath)
+                    if case .bool(false) = branch { continue }
+                    if case .bool(true) = branch { nodes.append(try node(siblings, path: path)); continue }
+                    do {
+                        nodes.append(try node(try merge(siblings, branch, path: branchPath), path: branchPath))
+                    } catch let error where error.isUnsatisfiable {
+                        continue  // a branch that contradicts the siblings adds nothing
+                    }
+                } else {
+                    if case .bool(false) = item { continue }
+                    do { nodes.append(try node(item, path: branchPath)) } catch let error where error.isUnsatisfiable { continue }
+                }
+            }
+            guard !nodes.isEmpty else { throw .invalidSchema("no branch of \(key) can be satisfied", path: path + "/" + key) }
+            return nodes.count == 1 ? nodes[0] : .anyOf(nodes)
+        }
+        if value["enum"] != nil || value["const"] != nil {
+            return try enumeration(value, path: path)
+        }
+        return try typed(value, path: path)
+    }
+
+    /// Whether `value` holds validation keywords other than `except`.
+    func hasValidationKeywords(_ value: JSONValue, except: Set<String>) -> Bool {
+        guard case .object(let pairs) = value else { return false }
+        return pairs.contains { JSONSchemaImport.validationKeywords.contains($0.key) && !except.contains($0.key) }
+    }
+
+    // MARK: References
+
+    /// A reference node for `$ref` target `target`, importing its definition once.
+    mutating func reference(_ target: String, path: String) throws(GrammarError) -> GrammarSchema.Node {
+        let pointer = try localPointer(target, path: path)
+        let name = Self.definitionName(pointer)
+        if definitions[name] == nil && !inProgress.contains(name) {
+            inProgress.insert(name)
+            let value = try resolvePointer(pointer, path: path)
+            definitions[name] = try node(value, path: pointer.isEmpty ? "#" : "#" + pointer)
+            inProgress.remove(name)
+        }
+        return .reference(name)
+    }
+
+    /// Definition names: the last component for `#/$defs/X`, the pointer otherwise.
+    static func definitionName(_ pointer: String) -> String {
+        if pointer.hasPrefix("/$defs/") {
+            let rest = pointer.dropFirst(7)
+            if !rest.contains("/") { return String(rest) }
+        }
+        return "#" + pointer
+    }
+
+    /// The JSON pointer (after `#`, percent-decoded) a `$ref` names inside this document.
+    func localPointer(_ target: String, path: String) throws(GrammarError) -> String {
+        var target = target
+        if let hash = target.firstIndex(of: "#"), hash != target.startIndex {
+            // An absolute reference to this document itself (its $id).
+            let base = String(target[..<hash])
+            let ids = [document["$id"], document["id"]].compactMap { v -> String? in if case .string(let s)? = v { s } else { nil } }
+            guard ids.contains(where: { $0 == base || $0.hasSuffix("/" + base) || $0.split(separator: "#").first.map(String.init) == base }) else {
+                throw .unsupportedKeyword("$ref to '\(target)' (another document)", path: path)
+            }
+            target = String(target[hash...])
+        }
+        guard target.hasPrefix("#") else { throw .unsupportedKeyword("$ref to '\(target)' (another document)", path: path) }
+        let fragment = String(target.dropFirst())
+        guard fragment.isEmpty || fragment.hasPrefix("/") else {
+            throw .unsupportedKeyword("$ref to the anchor '\(target)'", path: path)
+        }
+        return fragment.removingPercentEncoding ?? fragment
+    }
+
+    /// The value at a JSON pointer of the document.
+    func resolvePointer(_ pointer: String, path: String) throws(GrammarError) -> JSONValue {
+        var value = document
+        guard !pointer.isEmpty else { return value }
+        for part in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let key = part.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            switch value {
+            case .object:
+                guard let next = value[key] else { throw .undefinedReference("#" + pointer, path: path) }
+                value = next
+            case .array(let items):
+                guard let i = Int(key), i >= 0, i < items.count else { throw .undefinedReference("#" + pointer, path: path) }
+                value = items[i]
+            default: throw .undefinedReference("#" + pointer, path: path)
+            }
+        }
+        return value
+    }
+
+    /// The schema a `$ref` points to.
+    func resolve(_ target: String, path: String) throws(GrammarError) -> JSONValue {
+        try resolvePointer(try localPointer(target, path: path), path: path)
+    }
+}
+
+extension GrammarError {
+    /// Whether the error says the schema accepts no value (as opposed to "cannot enforce").
+    var isUnsatisfiable: Bool {
+        if case .invalidSchema(let message, _) = self {
+            return message.contains("no value") || message.contains("are empty") || message.contains("no type")
+                || message.contains("can be satisfied") || message.contains("accepts no")
+        }
+        return false
+    }
+}
+
+extension JSONValue {
+    /// The object without `keys`.
+    func removing(_ keys: Set<String>) -> JSONValue {
+        guard case .object(let pairs) = self else { return self }
+        return .object(pairs.filter { !keys.contains($0.key) })
+    }
+
+    /// The object with `key` set to `value` (replaced in place, or appended).
+    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var pairs) = self else { return self }
+        if let i = pairs.firstIndex(where: { $0.key == key }) { pairs[i].value = value } else { pairs.append((key, value)) }
+        return .object(pairs)
     }
 }

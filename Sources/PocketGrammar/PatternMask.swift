@@ -4,15 +4,15 @@
 // state, and a cache keyed by the exact state would miss each time and walk the vocabulary
 // again. But the length only matters through the room left, and only as a threshold: each
 // token needs some least room (see `CompiledGrammar.patternStep(_:_:_:)`) and is allowed
-// exactly when the room left is at least that. So one walk per pattern position (NFA states,
+// exactly when the room left is at least that. So one walk per pattern position (automaton state,
 // a partly read character, and the frames below the string) records every token with its
 // need, and the mask at any length is the tokens whose need fits.
 
-/// The ASCII transitions of one pattern's NFA between the state sets met so far, filled in as
+/// The ASCII transitions of one pattern's automaton between the states met so far, filled in as
 /// walks need them: walks over the vocabulary meet few distinct sets, so each transition is
 /// computed once and later costs one array read.
 struct PatternDFA {
-    let nfa: RegexNFA
+    let nfa: PatternAutomaton
     /// State sets by id.
     private(set) var sets: [UInt64] = []
     /// Fewest bytes from each set to a match.
@@ -25,7 +25,7 @@ struct PatternDFA {
     /// No transition: the byte is refused, or the pattern could never match after it.
     static let dead: Int32 = -2
 
-    init(_ nfa: RegexNFA) { self.nfa = nfa }
+    init(_ nfa: PatternAutomaton) { self.nfa = nfa }
 
     /// The id of state set `set`, added when new.
     mutating func id(_ set: UInt64) -> Int32 {

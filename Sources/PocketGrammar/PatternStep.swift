@@ -1,8 +1,8 @@
-// One byte of a pattern-constrained string: the NFA states move on whole characters, and
+// One byte of a pattern-constrained string: the automaton moves on whole characters, and
 // every check that depends on the string's length limit is a bound on the room left.
 
 extension CompiledGrammar {
-    /// Where a pattern-constrained string is: NFA states, bytes so far, and a partly read
+    /// Where a pattern-constrained string is: automaton state, bytes so far, and a partly read
     /// UTF-8 character (`pending` bytes to come, `scalar` its bits so far, `width` its size).
     struct PatternPosition: Hashable {
         var states: UInt64
@@ -16,7 +16,7 @@ extension CompiledGrammar {
     /// byte is not allowed. A byte is refused when the pattern could not be completed within
     /// the length limit after it, or when a multi-byte character's prefix allows no character
     /// the pattern accepts. Characters JSON must escape are never produced inside patterns.
-    static func patternStep(_ nfa: RegexNFA, _ maximum: Int32, _ at: PatternPosition, _ byte: UInt8) -> PatternPosition? {
+    static func patternStep(_ nfa: PatternAutomaton, _ maximum: Int32, _ at: PatternPosition, _ byte: UInt8) -> PatternPosition? {
         guard let (next, need) = patternStep(nfa, at, byte), need <= Int(maximum - at.length) else { return nil }
         return next
     }
@@ -29,18 +29,19 @@ extension CompiledGrammar {
     /// shortest completion after it, fit in the room left". So a token needs, at most, the
     /// largest such need over its bytes, and it is allowed for every room at least that: masks
     /// inside pattern strings are computed once per position and reused at any length.
-    static func patternStep(_ nfa: RegexNFA, _ at: PatternPosition, _ byte: UInt8) -> (PatternPosition, need: Int)? {
+    static func patternStep(_ nfa: PatternAutomaton, _ at: PatternPosition, _ byte: UInt8) -> (PatternPosition, need: Int)? {
         var next = at
         if at.pending > 0 {
             guard byte & 0xC0 == 0x80 else { return nil }
             let value = at.scalar << 6 | UInt32(byte & 0x3F)
             if at.pending > 1 {
                 let shift = UInt32(6 * (at.pending - 1))
-                guard let range = Self.scalarRange(prefix: value, shift: shift, width: at.width),
-                      nfa.accepts(at.states, anyOf: range) else { return nil }
+                guard let range = Self.scalarRange(prefix: value, shift: shift, width: at.width) else { return nil }
+                let after = nfa.distance(at.states, after: range)
+                guard after != Int.max else { return nil }
                 next.scalar = value
                 next.pending -= 1
-                return (next, 0)   // the lead byte already counted the whole character
+                return (next, after)   // the length already counts the whole character
             }
             guard value >= 0x80, !(0xD800...0xDFFF).contains(value), value <= 0x10FFFF else { return nil }
             let states = nfa.step(at.states, value)
@@ -65,13 +66,14 @@ extension CompiledGrammar {
             default: return nil
             }
             let bits = UInt32(byte) & (needed == 1 ? 0x1F : needed == 2 ? 0x0F : 0x07)
-            guard let range = Self.scalarRange(prefix: bits, shift: UInt32(6 * needed), width: needed + 1),
-                  nfa.accepts(at.states, anyOf: range) else { return nil }
+            guard let range = Self.scalarRange(prefix: bits, shift: UInt32(6 * needed), width: needed + 1) else { return nil }
+            let after = nfa.distance(at.states, after: range)
+            guard after != Int.max else { return nil }
             next.length = at.length + Int32(needed) + 1
             next.scalar = bits
             next.pending = needed
             next.width = needed + 1
-            return (next, Int(needed) + 1)
+            return (next, Int(needed) + 1 + after)
         }
     }
 

@@ -1,12 +1,6 @@
-/// Regular expressions for string `pattern`s, compiled to a small NFA over Unicode scalars.
-///
-/// Supported: literals; escapes `\d \w \s \D \W \S` and escaped metacharacters; `.`; classes
-/// `[a-z0-9_]` with ranges and `^` negation; groups `( )` and `(?: )`; alternation `|`;
-/// quantifiers `* + ? {m} {m,} {m,n}`; `^` at the start and `$` at the end. A pattern always
-/// matches the whole string (as Apple's guides and schema patterns are used). Anything else
-/// (backreferences, lookaround, lazy quantifiers, named groups…) is an error. The NFA is kept to
-/// at most 64 states so a set of states fits in one machine word.
-struct RegexNFA: Sendable, Hashable {
+/// The nondeterministic automaton a regular expression is parsed into, before
+/// ``PatternAutomaton`` makes it deterministic (Thompson construction over Unicode scalars).
+struct RegexNFA {
     /// A set of scalar ranges, possibly negated.
     struct CharacterClass: Sendable, Hashable {
         var ranges: [ClosedRange<UInt32>]
@@ -15,211 +9,105 @@ struct RegexNFA: Sendable, Hashable {
         func contains(_ v: UInt32) -> Bool {
             ranges.contains { $0.contains(v) } != negated
         }
+
+        /// The scalars in the class as ranges, without negation (for `\S` inside a class).
+        var positiveRanges: [ClosedRange<UInt32>] {
+            guard negated else { return ranges }
+            var out: [ClosedRange<UInt32>] = []
+            var next: UInt32 = 0
+            for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if r.lowerBound > next { out.append(next...(r.lowerBound - 1)) }
+                next = max(next, r.upperBound + 1)
+            }
+            if next <= 0x10FFFF { out.append(next...0x10FFFF) }
+            return out
+        }
     }
 
     /// A state: consume one scalar of `character` and go to `next`, or (when `character` is
     /// nil) move without input to `next` and optionally `alternative`.
-    struct State: Sendable, Hashable {
+    struct State {
         var character: CharacterClass?
         var next: Int32
         var alternative: Int32 = -1
     }
 
-    var states: [State]
-    var start: Int32
-    var accept: Int32
-    /// Fewest bytes of input that lead from each state to a match (`Int.max`: none). Lets a
-    /// length-bounded string refuse a character after which the pattern could no longer be
-    /// completed within the limit.
-    var distances: [Int]
+    /// Most states a pattern may expand to (repetition counts copy their atom).
+    static let maximumStates = 60_000
 
-    /// `asciiSteps[state * 128 + byte]`: the states reached from `state` by ASCII `byte`,
-    /// closed under moves without input — so stepping a set on ASCII input is a few ORs.
-    var asciiSteps: [UInt64]
-
-    /// Fewest bytes from any state of `set` to a match.
-    func distance(_ set: UInt64) -> Int {
-        var best = Int.max
-        var bits = set
-        while bits != 0 {
-            best = min(best, distances[bits.trailingZeroBitCount])
-            bits &= bits - 1
-        }
-        return best
-    }
-
-    static let maximumStates = 64
-
-    /// The states reachable from `set` without input.
-    func closure(_ set: UInt64) -> UInt64 {
-        var result = set
-        var pending = set
-        while pending != 0 {
-            let i = pending.trailingZeroBitCount
-            pending &= pending - 1
-            let s = states[i]
-            guard s.character == nil else { continue }
-            if s.next >= 0 && result & (1 << UInt64(s.next)) == 0 {
-                result |= 1 << UInt64(s.next)
-                pending |= 1 << UInt64(s.next)
-            }
-            if s.alternative >= 0 && result & (1 << UInt64(s.alternative)) == 0 {
-                result |= 1 << UInt64(s.alternative)
-                pending |= 1 << UInt64(s.alternative)
-            }
-        }
-        return result
-    }
-
-    var initial: UInt64 { closure(1 << UInt64(start)) }
-
-    func step(_ set: UInt64, _ scalar: UInt32) -> UInt64 {
-        if scalar < 128 {
-            var next: UInt64 = 0
-            var bits = set
-            while bits != 0 {
-                next |= asciiSteps[bits.trailingZeroBitCount * 128 + Int(scalar)]
-                bits &= bits - 1
-            }
-            return next
-        }
-        return slowStep(set, scalar)
-    }
-
-    private func slowStep(_ set: UInt64, _ scalar: UInt32) -> UInt64 {
-        var next: UInt64 = 0
-        var bits = set
-        while bits != 0 {
-            let i = bits.trailingZeroBitCount
-            bits &= bits - 1
-            if let c = states[i].character, c.contains(scalar) { next |= 1 << UInt64(states[i].next) }
-        }
-        return closure(next)
-    }
-
-    func isAccepting(_ set: UInt64) -> Bool { set & (1 << UInt64(accept)) != 0 }
-
-    /// Whether some state of `set` accepts a character in `range` (used while a multi-byte
-    /// character is only partly read, so its prefix is refused when nothing could follow).
-    func accepts(_ set: UInt64, anyOf range: ClosedRange<UInt32>) -> Bool {
-        var bits = set
-        while bits != 0 {
-            let i = bits.trailingZeroBitCount
-            bits &= bits - 1
-            guard let c = states[i].character else { continue }
-            if c.negated {
-                if !c.ranges.contains(where: { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound }) { return true }
-            } else if c.ranges.contains(where: { $0.overlaps(range) }) {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// Compiles `pattern`.
-    init(_ pattern: String) throws(GrammarError) {
-        var parser = RegexParser(Array(pattern.unicodeScalars), pattern: pattern)
-        var builder = Builder()
-        let fragment = try parser.parse(&builder)
-        guard builder.states.count + 1 <= Self.maximumStates else {
-            throw .invalidSchema("pattern '\(pattern)' is too complex (more than \(Self.maximumStates) states)", path: "")
-        }
-        let accept = builder.add(State(character: nil, next: -1))
-        builder.patch(fragment.exits, to: accept)
-        states = builder.states
-        start = fragment.start
-        self.accept = accept
-        // Shortest distances by relaxation (at most 64 states).
-        var d = [Int](repeating: Int.max, count: states.count)
-        d[Int(accept)] = 0
-        var changed = true
-        while changed {
-            changed = false
-            for (i, s) in states.enumerated() {
-                var best = d[i]
-                if let c = s.character {
-                    if s.next >= 0, d[Int(s.next)] != Int.max { best = min(best, Self.shortestEncoding(c) + d[Int(s.next)]) }
-                } else {
-                    for t in [s.next, s.alternative] where t >= 0 && d[Int(t)] != Int.max { best = min(best, d[Int(t)]) }
-                }
-                if best < d[i] { d[i] = best; changed = true }
-            }
-        }
-        distances = d
-        asciiSteps = []
-        var table = [UInt64](repeating: 0, count: states.count * 128)
-        for i in states.indices {
-            for b in 0..<128 { table[i * 128 + b] = slowStep(1 << UInt64(i), UInt32(b)) }
-        }
-        asciiSteps = table
-    }
-
-    /// Bytes of the shortest UTF-8 encoding of a character the class allows (JSON-escaped
-    /// characters are never produced, so they do not count).
-    static func shortestEncoding(_ c: CharacterClass) -> Int {
-        if c.negated { return 1 }
-        var best = Int.max
-        for r in c.ranges {
-            for v in [r.lowerBound, max(r.lowerBound, 0x20)] where r.contains(v) && v >= 0x20 && v != 0x22 && v != 0x5C {
-                best = min(best, v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : 4)
-            }
-            if r.contains(0x23) || r.contains(0x5D) { best = 1 }
-        }
-        return best == Int.max ? 4 : best
-    }
+    var states: [State] = []
 
     struct Fragment {
         var start: Int32
         var exits: [(state: Int32, alternative: Bool)]
     }
 
-    struct Builder {
-        var states: [State] = []
-        mutating func add(_ s: State) -> Int32 {
-            states.append(s)
-            return Int32(states.count - 1)
+    mutating func add(_ s: State) -> Int32 {
+        states.append(s)
+        return Int32(states.count - 1)
+    }
+    mutating func patch(_ exits: [(state: Int32, alternative: Bool)], to target: Int32) {
+        for e in exits {
+            if e.alternative { states[Int(e.state)].alternative = target } else { states[Int(e.state)].next = target }
         }
-        mutating func patch(_ exits: [(state: Int32, alternative: Bool)], to target: Int32) {
-            for e in exits {
-                if e.alternative { states[Int(e.state)].alternative = target } else { states[Int(e.state)].next = target }
-            }
+    }
+    mutating func character(_ c: CharacterClass) -> Fragment {
+        let s = add(State(character: c, next: -1))
+        return Fragment(start: s, exits: [(s, false)])
+    }
+    mutating func empty() -> Fragment {
+        let s = add(State(character: nil, next: -1))
+        return Fragment(start: s, exits: [(s, false)])
+    }
+    mutating func concatenate(_ a: Fragment, _ b: Fragment) -> Fragment {
+        patch(a.exits, to: b.start)
+        return Fragment(start: a.start, exits: b.exits)
+    }
+    mutating func alternate(_ a: Fragment, _ b: Fragment) -> Fragment {
+        let s = add(State(character: nil, next: a.start, alternative: b.start))
+        return Fragment(start: s, exits: a.exits + b.exits)
+    }
+    mutating func optional(_ a: Fragment) -> Fragment {
+        let s = add(State(character: nil, next: a.start, alternative: -1))
+        return Fragment(start: s, exits: a.exits + [(s, true)])
+    }
+    mutating func star(_ a: Fragment) -> Fragment {
+        let s = add(State(character: nil, next: a.start, alternative: -1))
+        patch(a.exits, to: s)
+        return Fragment(start: s, exits: [(s, true)])
+    }
+    /// Any sequence of characters (the unanchored ends of a search).
+    mutating func anything() -> Fragment { star(character(.init(ranges: [], negated: true))) }
+
+    /// The states reachable from `set` without input, sorted.
+    func closure(_ set: [Int32]) -> [Int32] {
+        var seen = Set(set)
+        var pending = set
+        while let i = pending.popLast() {
+            let s = states[Int(i)]
+            guard s.character == nil else { continue }
+            for t in [s.next, s.alternative] where t >= 0 && seen.insert(t).inserted { pending.append(t) }
         }
-        mutating func character(_ c: CharacterClass) -> Fragment {
-            let s = add(State(character: c, next: -1))
-            return Fragment(start: s, exits: [(s, false)])
-        }
-        mutating func empty() -> Fragment {
-            let s = add(State(character: nil, next: -1))
-            return Fragment(start: s, exits: [(s, false)])
-        }
-        mutating func concatenate(_ a: Fragment, _ b: Fragment) -> Fragment {
-            patch(a.exits, to: b.start)
-            return Fragment(start: a.start, exits: b.exits)
-        }
-        mutating func alternate(_ a: Fragment, _ b: Fragment) -> Fragment {
-            let s = add(State(character: nil, next: a.start, alternative: b.start))
-            return Fragment(start: s, exits: a.exits + b.exits)
-        }
-        mutating func optional(_ a: Fragment) -> Fragment {
-            let s = add(State(character: nil, next: a.start, alternative: -1))
-            return Fragment(start: s, exits: a.exits + [(s, true)])
-        }
-        mutating func star(_ a: Fragment) -> Fragment {
-            let s = add(State(character: nil, next: a.start, alternative: -1))
-            patch(a.exits, to: s)
-            return Fragment(start: s, exits: [(s, true)])
-        }
+        return seen.sorted()
     }
 }
 
-/// Recursive-descent parser from pattern text to NFA fragments.
+/// Recursive-descent parser from ECMA-262 pattern text to NFA fragments.
+///
+/// Supported: literals; escapes `\d \w \s \D \W \S`, `\t \n \r \f \v \0`, `\xHH`, `\uHHHH` and
+/// escaped metacharacters; `.`; classes with ranges, negation and escapes; groups `( )`,
+/// `(?: )` and `(?<name> )`; alternation; quantifiers `* + ? {m} {m,} {m,n}` (lazy forms match
+/// the same strings); `^` and `$` at the ends of top-level alternatives. Backreferences,
+/// lookaround, word boundaries and Unicode property escapes are errors.
 struct RegexParser {
     let scalars: [Unicode.Scalar]
     let pattern: String
     var index = 0
+    /// Source positions of the atoms parsed, for copying one under `{m,n}`.
+    var atomStarts: [Int] = []
 
     init(_ scalars: [Unicode.Scalar], pattern: String) {
-        self.scalars = scalars
+        self.scalars = Self.unwrappingWholeGroups(scalars)
         self.pattern = pattern
     }
 
@@ -229,15 +117,75 @@ struct RegexParser {
 
     var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
 
-    mutating func parse(_ b: inout RegexNFA.Builder) throws(GrammarError) -> RegexNFA.Fragment {
-        if peek == "^" { index += 1 }
-        let f = try alternation(&b, depth: 0)
-        if peek == "$" { index += 1 }
-        guard index == scalars.count else { throw fail("unexpected '\(scalars[index])'") }
-        return f
+    /// The pattern with every group that spans a whole top-level alternative replaced by its
+    /// content (`^$|(^a+$)` is `^$|^a+$`): alternation is associative, and the anchors inside
+    /// such a group are then at the ends of alternatives.
+    static func unwrappingWholeGroups(_ s: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        var alternatives: [[Unicode.Scalar]] = [[]]
+        var depth = 0, inClass = false, i = 0
+        while i < s.count {
+            let c = s[i]
+            if c == "\\", i + 1 < s.count {
+                alternatives[alternatives.count - 1] += [c, s[i + 1]]
+                i += 2
+                continue
+            }
+            if inClass { if c == "]" { inClass = false } } else if c == "[" { inClass = true } else if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+            if c == "|" && depth == 0 && !inClass { alternatives.append([]) } else { alternatives[alternatives.count - 1].append(c) }
+            i += 1
+        }
+        guard depth == 0 else { return s }
+        var changed = false
+        for k in alternatives.indices {
+            let a = alternatives[k]
+            guard a.first == "(", a.last == ")", closingParen(a) == a.count - 1 else { continue }
+            var start = 1
+            if a.count > 2 && a[1] == "?" {
+                if a[2] == ":" { start = 3 } else if a[2] == "<", a.count > 3, a[3] != "=", a[3] != "!", let end = a.firstIndex(of: ">") { start = end + 1 } else { continue }
+            }
+            alternatives[k] = unwrappingWholeGroups(Array(a[start..<(a.count - 1)]))
+            changed = true
+        }
+        guard changed else { return s }
+        return Array(alternatives.joined(separator: ["|"]))
     }
 
-    mutating func alternation(_ b: inout RegexNFA.Builder, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
+    /// Index of the parenthesis closing the one at index 0.
+    static func closingParen(_ a: [Unicode.Scalar]) -> Int? {
+        var depth = 0, inClass = false, i = 0
+        while i < a.count {
+            let c = a[i]
+            if c == "\\" { i += 2; continue }
+            if inClass { if c == "]" { inClass = false } } else if c == "[" { inClass = true } else if c == "(" { depth += 1 } else if c == ")" {
+                depth -= 1
+                if depth == 0 { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Parses the whole pattern. With `search`, each top-level alternative not anchored by `^`
+    /// may be preceded, and one not anchored by `$` followed, by anything.
+    mutating func parse(_ b: inout RegexNFA, search: Bool) throws(GrammarError) -> RegexNFA.Fragment {
+        var result: RegexNFA.Fragment?
+        repeat {
+            if result != nil { index += 1 }  // the '|'
+            var anchoredStart = false, anchoredEnd = false
+            if peek == "^" { index += 1; anchoredStart = true }
+            var f = try sequence(&b, depth: 0)
+            if peek == "$" { index += 1; anchoredEnd = true }
+            guard peek == nil || peek == "|" else { throw fail("unexpected '\(scalars[index])'") }
+            if search {
+                if !anchoredStart { f = b.concatenate(b.anything(), f) }
+                if !anchoredEnd { f = b.concatenate(f, b.anything()) }
+            }
+            result = result.map { b.alternate($0, f) } ?? f
+        } while peek == "|"
+        return result!
+    }
+
+    mutating func alternation(_ b: inout RegexNFA, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
         var f = try sequence(&b, depth: depth)
         while peek == "|" {
             index += 1
@@ -246,25 +194,20 @@ struct RegexParser {
         return f
     }
 
-    mutating func sequence(_ b: inout RegexNFA.Builder, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
+    mutating func sequence(_ b: inout RegexNFA, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
         var f: RegexNFA.Fragment?
         while let c = peek, c != "|", c != ")" {
-            if c == "$" && index == scalars.count - 1 { break }
-            var atomSource = index
+            if c == "$" && depth == 0 && (index + 1 == scalars.count || scalars[index + 1] == "|") { break }
             var atom = try self.atom(&b, depth: depth)
-            atomSource = index - atomSource
             atom = try quantified(atom, &b, depth: depth)
             f = f.map { b.concatenate($0, atom) } ?? atom
-            guard b.states.count <= RegexNFA.maximumStates else {
-                throw fail("too complex (more than \(RegexNFA.maximumStates) states)")
-            }
-            _ = atomSource
+            guard b.states.count <= RegexNFA.maximumStates else { throw fail("too complex") }
         }
         return f ?? b.empty()
     }
 
     /// Re-parses the atom that starts at `start` (used to copy it for `{m,n}`).
-    mutating func reparse(from start: Int, _ b: inout RegexNFA.Builder, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
+    mutating func reparse(from start: Int, _ b: inout RegexNFA, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
         let saved = index
         index = start
         let f = try atom(&b, depth: depth)
@@ -272,43 +215,37 @@ struct RegexParser {
         return f
     }
 
-    mutating func quantified(_ atom: RegexNFA.Fragment, _ b: inout RegexNFA.Builder, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
+    mutating func quantified(_ atom: RegexNFA.Fragment, _ b: inout RegexNFA, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
         guard let q = peek else { return atom }
         switch q {
-        case "*": index += 1; try noLazy(); return b.star(atom)
-        case "+":
-            index += 1; try noLazy()
-            // a+ = a a*: the copy is made by re-parsing the atom's source.
-            return try repeated(atom, minimum: 1, maximum: nil, &b, depth: depth)
-        case "?": index += 1; try noLazy(); return b.optional(atom)
+        case "*": index += 1; skipLazy(); return b.star(atom)
+        case "+": index += 1; skipLazy(); return try repeated(atom, minimum: 1, maximum: nil, &b, depth: depth)
+        case "?": index += 1; skipLazy(); return b.optional(atom)
         case "{":
             let save = index
             index += 1
-            guard let m = number() else { index = save; throw fail("malformed {m,n}") }
+            guard let m = number() else { index = save; return atom }  // a literal '{' follows
             var n: Int? = m
             if peek == "," {
                 index += 1
                 n = number()
             }
-            guard peek == "}" else { throw fail("malformed {m,n}") }
+            guard peek == "}" else { index = save; return atom }
             index += 1
-            try noLazy()
-            guard m <= 32, n.map({ $0 >= m && $0 <= 32 }) ?? true else { throw fail("repetition counts above 32") }
+            skipLazy()
+            guard m <= 1000, n.map({ $0 >= m && $0 <= 1000 }) ?? true else { throw fail("repetition counts above 1000 or out of order") }
             return try repeated(atom, minimum: m, maximum: n, &b, depth: depth)
         default: return atom
         }
     }
 
-    /// Source position of the most recent atom, for copying.
-    var atomStarts: [Int] = []
-
-    mutating func repeated(_ atom: RegexNFA.Fragment, minimum: Int, maximum: Int?, _ b: inout RegexNFA.Builder, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
+    mutating func repeated(_ atom: RegexNFA.Fragment, minimum: Int, maximum: Int?, _ b: inout RegexNFA, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
         guard let start = atomStarts.last else { throw fail("nothing to repeat") }
         var copies: [RegexNFA.Fragment] = [atom]
         let needed = max(minimum, maximum ?? minimum, 1)
         while copies.count < needed + (maximum == nil ? 1 : 0) {
             copies.append(try reparse(from: start, &b, depth: depth))
-            guard b.states.count <= RegexNFA.maximumStates else { throw fail("too complex (more than \(RegexNFA.maximumStates) states)") }
+            guard b.states.count <= RegexNFA.maximumStates else { throw fail("too complex") }
         }
         var result: RegexNFA.Fragment?
         for i in 0..<max(minimum, 0) { result = result.map { b.concatenate($0, copies[i]) } ?? copies[i] }
@@ -329,9 +266,8 @@ struct RegexParser {
         return result ?? b.empty()
     }
 
-    mutating func noLazy() throws(GrammarError) {
-        if peek == "?" || peek == "+" { throw fail("lazy or possessive quantifiers are not supported") }
-    }
+    /// Lazy quantifiers match the same strings as greedy ones.
+    mutating func skipLazy() { if peek == "?" { index += 1 } }
 
     mutating func number() -> Int? {
         var value: Int?
@@ -343,7 +279,7 @@ struct RegexParser {
         return value
     }
 
-    mutating func atom(_ b: inout RegexNFA.Builder, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
+    mutating func atom(_ b: inout RegexNFA, depth: Int) throws(GrammarError) -> RegexNFA.Fragment {
         guard depth < 32 else { throw fail("groups nested too deeply") }
         let start = index
         defer { atomStarts.append(start) }
@@ -352,20 +288,37 @@ struct RegexParser {
         switch c {
         case "(":
             if peek == "?" {
-                guard index + 1 < scalars.count, scalars[index + 1] == ":" else { throw fail("only (?: ) groups are supported") }
-                index += 2
+                if index + 1 < scalars.count, scalars[index + 1] == ":" {
+                    index += 2
+                } else if index + 2 < scalars.count, scalars[index + 1] == "<", scalars[index + 2] != "=", scalars[index + 2] != "!" {
+                    index += 2
+                    while let n = peek, n != ">" { index += 1 }
+                    guard peek == ">" else { throw fail("unterminated group name") }
+                    index += 1
+                } else {
+                    throw fail("lookaround is not supported")
+                }
             }
             let inner = try alternation(&b, depth: depth + 1)
             guard peek == ")" else { throw fail("missing ')'") }
             index += 1
             return inner
         case "[": return b.character(try characterClass())
-        case ".": return b.character(.init(ranges: [0x0A...0x0A], negated: true))
+        case ".": return b.character(.init(ranges: [0x0A...0x0A, 0x0D...0x0D, 0x2028...0x2029], negated: true))
         case "\\": return b.character(try escape(inClass: false))
-        case "*", "+", "?", "{": throw fail("nothing to repeat")
-        case "^", "$": throw fail("anchors are only supported at the start and end")
+        case "*", "+", "?": throw fail("nothing to repeat")
+        case "^", "$": throw fail("anchors are only supported at the ends of the pattern's alternatives")
         default: return b.character(.init(ranges: [c.value...c.value]))
         }
+    }
+
+    mutating func hex(_ count: Int) throws(GrammarError) -> UInt32 {
+        guard index + count <= scalars.count,
+              let v = UInt32(String(String.UnicodeScalarView(scalars[index..<(index + count)])), radix: 16) else {
+            throw fail("bad hexadecimal escape")
+        }
+        index += count
+        return v
     }
 
     mutating func escape(inClass: Bool) throws(GrammarError) -> RegexNFA.CharacterClass {
@@ -373,7 +326,9 @@ struct RegexParser {
         index += 1
         let digits: [ClosedRange<UInt32>] = [48...57]
         let word: [ClosedRange<UInt32>] = [48...57, 65...90, 95...95, 97...122]
-        let space: [ClosedRange<UInt32>] = [9...13, 32...32]
+        // ECMA-262 WhiteSpace and LineTerminator.
+        let space: [ClosedRange<UInt32>] = [9...13, 32...32, 0xA0...0xA0, 0x1680...0x1680, 0x2000...0x200A,
+                                            0x2028...0x2029, 0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000, 0xFEFF...0xFEFF]
         switch e {
         case "d": return .init(ranges: digits)
         case "D": return .init(ranges: digits, negated: true)
@@ -384,6 +339,15 @@ struct RegexParser {
         case "n": return .init(ranges: [10...10])
         case "t": return .init(ranges: [9...9])
         case "r": return .init(ranges: [13...13])
+        case "f": return .init(ranges: [12...12])
+        case "v": return .init(ranges: [11...11])
+        case "0": return .init(ranges: [0...0])
+        case "b" where inClass: return .init(ranges: [8...8])
+        case "x": let v = try hex(2); return .init(ranges: [v...v])
+        case "u":
+            if peek == "{" { throw fail("\\u{…} escapes are not supported") }
+            let v = try hex(4)
+            return .init(ranges: [v...v])
         default:
             if ("0"..."9").contains(e) || ("a"..."z").contains(e) || ("A"..."Z").contains(e) {
                 throw fail("unsupported escape \\\(e)")
@@ -396,16 +360,13 @@ struct RegexParser {
         var negated = false
         if peek == "^" { negated = true; index += 1 }
         var ranges: [ClosedRange<UInt32>] = []
-        var first = true
-        while let c = peek, c != "]" || first {
-            first = false
+        while let c = peek, c != "]" {
             index += 1
             var low: UInt32
             if c == "\\" {
                 let cls = try escape(inClass: true)
                 if cls.negated || cls.ranges.count != 1 || cls.ranges[0].count != 1 {
-                    guard !cls.negated else { throw fail("negated escapes inside classes are not supported") }
-                    ranges += cls.ranges
+                    ranges += cls.positiveRanges
                     continue
                 }
                 low = cls.ranges[0].lowerBound
@@ -418,6 +379,7 @@ struct RegexParser {
                 index += 1
                 if high == UInt32(UInt8(ascii: "\\")) {
                     let cls = try escape(inClass: true)
+                    guard !cls.negated, cls.ranges.count == 1, cls.ranges[0].count == 1 else { throw fail("class escape as a range end") }
                     high = cls.ranges[0].lowerBound
                 }
                 guard low <= high else { throw fail("range out of order") }
@@ -429,5 +391,23 @@ struct RegexParser {
         guard peek == "]" else { throw fail("missing ']'") }
         index += 1
         return .init(ranges: ranges, negated: negated)
+    }
+}
+
+extension RegexParser {
+    /// `text` as a pattern that matches exactly it.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            let plain = (0x30...0x39).contains(v) || (0x41...0x5A).contains(v) || (0x61...0x7A).contains(v) || v >= 0x80 || v == 0x20
+            if plain { out.unicodeScalars.append(scalar) } else if v < 0x20 || v == 0x7F {
+                let hex = String(v, radix: 16)
+                out += "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+            } else {
+                out += "\\" + String(scalar)
+            }
+        }
+        return out.isEmpty ? "" : "(?:" + out + ")"
     }
 }

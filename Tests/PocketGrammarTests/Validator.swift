@@ -35,7 +35,10 @@ enum Validator {
             let properties = schema["properties"] as? [String: Any] ?? [:]
             for name in schema["required"] as? [String] ?? [] where object[name] == nil { return "\(path): missing \(name)" }
             for (key, v) in object {
-                guard let sub = properties[key] as? [String: Any] else { return "\(path): unexpected \(key)" }
+                guard let sub = properties[key] as? [String: Any] else {
+                    if (schema["additionalProperties"] as? Bool) == false { return "\(path): unexpected \(key)" }
+                    continue
+                }
                 if let e = check(v, sub, root: root, path: path + "." + key) { return e }
             }
         case "array":
@@ -49,9 +52,8 @@ enum Validator {
             guard let s = value as? String else { return "\(path): not a string" }
             if let max = schema["maxLength"] as? Int, s.utf8.count > max { return "\(path): longer than \(max)" }
             if let pattern = schema["pattern"] as? String {
-                let anchored = "^(?:" + pattern.replacingOccurrences(of: "^", with: "", options: .anchored)
-                    .replacingOccurrences(of: "$", with: "", options: [.anchored, .backwards]) + ")$"
-                let regex = try! NSRegularExpression(pattern: anchored)
+                // JSON Schema patterns are searches: some part of the string must match.
+                let regex = try! NSRegularExpression(pattern: pattern)
                 if regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) == nil { return "\(path): \(s) does not match \(pattern)" }
             }
         case "integer", "number":
