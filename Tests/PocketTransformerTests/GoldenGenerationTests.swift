@@ -61,6 +61,7 @@ enum GoldenCheck {
             #expect(agreeing >= 16 || same, "\(prompt.debugDescription): \(agreeing) leading tokens agree")
         }
         #expect(identical >= 4, "\(identical) of 6 completions identical in full; leading tokens in agreement: \(agreeingPrefix)")
+        print("greedy golden: \(identical) of 6 identical; leading tokens in agreement: \(agreeingPrefix)")
     }
 }
 
@@ -91,6 +92,7 @@ struct QwenGoldenTests {
         let result = try model.perplexity(of: tokens, chunkLength: 512)
         #expect(result.chunks == tokens.count / 512)
         #expect(abs(result.perplexity - 5.3184) / 5.3184 < 0.01, "PPL \(result.perplexity)")
+        print("Qwen perplexity: \(result.perplexity) over \(result.chunks) chunks (llama.cpp: 5.3184)")
     }
 }
 
