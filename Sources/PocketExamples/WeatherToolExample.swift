@@ -35,7 +35,7 @@ enum WeatherToolExample {
             case .toolCalls(let calls):
                 for call in calls { print("tool call: \(call.toolName)(\(call.arguments.jsonString))") }
             case .toolOutput(let output):
-                print("tool output: \(output.segments)")
+                for case .text(let segment) in output.segments { print("tool output: \(segment.content)") }
             default:
                 break
             }
