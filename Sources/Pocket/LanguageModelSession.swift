@@ -3,7 +3,13 @@ import Observation
 import Synchronization
 
 /// A conversation with a language model: instructions, prompts, responses and tool calls,
-/// kept in a ``Transcript`` and in the model's cache.
+/// kept in a ``Transcript``.
+///
+/// The session runs on any ``LanguageModel``: it creates the model's executor from
+/// ``LanguageModel/executorConfiguration`` on first use, keeps it for its lifetime (so the
+/// executor can keep a cache of the conversation), and calls
+/// ``LanguageModelExecutor/respond(to:model:streamingInto:)`` for each round of a request,
+/// running the tools the executor calls in between.
 ///
 /// One request runs at a time; a second one while ``isResponding`` throws
 /// ``GenerationError/concurrentRequests(_:)``. A failed or cancelled request leaves the
@@ -58,7 +64,7 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// Creates a session.
     ///
     /// - Parameters:
-    ///   - model: The model (the default model unless given).
+    ///   - model: The model: ``SystemLanguageModel/default`` unless given, or any provider's.
     ///   - tools: Tools the model may call.
     ///   - instructions: Instructions that steer every response.
     public init(model: any LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], instructions: Instructions? = nil) {

@@ -115,13 +115,17 @@ public struct MyLanguageModelExecutor: LanguageModelExecutor {
         let channel = LanguageModelExecutorGenerationChannel()
         let request = LanguageModelExecutorGenerationRequest(transcript: Transcript())
         try await executor.respond(to: request, model: MyLanguageModel(words: ["a", "b"]), streamingInto: channel)
-        var text = ""
-        var events = 0
-        for await event in channel {
-            events += 1
-            if case .response(_, .appendText(let fragment)) = event { text += fragment.content }
-            if events == 5 { break }  // metadata, usage, two words, usage
+        // The channel has no end (a response ends when `respond` returns): read the five
+        // events sent (metadata, usage, two words, usage), giving up after ten seconds.
+        let events = try await withThrowingTaskGroup(of: [LanguageModelExecutorGenerationChannel.Event]?.self) { group in
+            group.addTask { await channel.prefix(5).reduce(into: []) { $0.append($1) } }
+            group.addTask { try await Task.sleep(for: .seconds(10)); return nil }
+            defer { group.cancelAll() }
+            return try await group.next()!
         }
+        let read = try #require(events, "the channel did not deliver five events")
+        var text = ""
+        for case .response(_, .appendText(let fragment)) in read { text += fragment.content }
         #expect(text == "a b")
     }
 
