@@ -15,13 +15,13 @@ struct ChatRendering {
     static let pocketMarker = "<tool_call>"
 
     /// The token ids of `request`'s conversation, with the opening of the reply if asked.
-    func tokens(_ request: LanguageModelRequest, addGenerationPrompt: Bool) -> [Int] {
+    func tokens(_ request: RenderedRequest, addGenerationPrompt: Bool) -> [Int] {
         let (messages, tools) = chatMessages(request)
         return template.encode(messages, tools: tools, addGenerationPrompt: addGenerationPrompt, with: tokenizer)
     }
 
     /// The conversation as the template's messages, and the tool list for a native template.
-    func chatMessages(_ request: LanguageModelRequest) -> (messages: [ChatMessage], tools: [String]) {
+    func chatMessages(_ request: RenderedRequest) -> (messages: [ChatMessage], tools: [String]) {
         let native = template.nativeTools != nil
         var messages = request.messages.map { message -> ChatMessage in
             let role = ChatMessage.Role(rawValue: message.role.rawValue) ?? .user
@@ -50,7 +50,7 @@ struct ChatRendering {
 
     /// JSON Schema text of what follows the opener: one call object (native) or an array of
     /// calls (Pocket's format).
-    func callSchema(_ tools: [LanguageModelToolDefinition]) -> String {
+    func callSchema(_ tools: [RenderedToolDefinition]) -> String {
         let choices = tools.map { d in
             "{\"type\":\"object\",\"properties\":{\"name\":{\"const\":\(Self.quoted(d.name))},"
                 + "\"arguments\":\(d.parametersJSON)},\"required\":[\"name\",\"arguments\"],\"x-order\":[\"name\",\"arguments\"],"
@@ -62,14 +62,14 @@ struct ChatRendering {
 
     /// A tool as native templates list it: `{"type": "function", "function": {…}}`, spaced as
     /// the templates' `tojson` writes it.
-    static func nativeDefinition(_ tool: LanguageModelToolDefinition) -> String {
+    static func nativeDefinition(_ tool: RenderedToolDefinition) -> String {
         var function = "{\"name\":\(quoted(tool.name)),\"description\":\(quoted(tool.description))"
         if tool.includesSchemaInInstructions { function += ",\"parameters\":\(tool.parametersJSON)" }
         return NativeToolFormat.spacedJSON("{\"type\":\"function\",\"function\":\(function)}}")
     }
 
     /// The instructions text of Pocket's own tool format.
-    static func pocketInstructions(_ tools: [LanguageModelToolDefinition]) -> String {
+    static func pocketInstructions(_ tools: [RenderedToolDefinition]) -> String {
         var text = """
             You can call tools. To call tools, reply with \(pocketMarker) followed by a JSON array of calls, \
             each {"name": tool name, "arguments": {…}}, and nothing else. Otherwise answer normally. Tools:

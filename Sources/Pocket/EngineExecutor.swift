@@ -11,7 +11,7 @@ import Dispatch
 /// caller's cancellation and stops within one token, and the caller's thread is free
 /// while it waits.
 ///
-/// The queue is serial, so it also orders the session's uses of its model context: a request
+/// The queue is serial, so it also orders the session's calls into its model's executor: a request
 /// that starts while an abandoned one is still stopping waits for it here, and ``LanguageModelSession/prewarm(promptPrefix:)``
 /// runs here too.
 final class EngineExecutor: TaskExecutor {

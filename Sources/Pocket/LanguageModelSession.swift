@@ -3,7 +3,13 @@ import Observation
 import Synchronization
 
 /// A conversation with a language model: instructions, prompts, responses and tool calls,
-/// kept in a ``Transcript`` and in the model's cache.
+/// kept in a ``Transcript``.
+///
+/// The session runs on any ``LanguageModel``: it creates the model's executor from
+/// ``LanguageModel/executorConfiguration`` on first use, keeps it for its lifetime (so the
+/// executor can keep a cache of the conversation), and calls
+/// ``LanguageModelExecutor/respond(to:model:streamingInto:)`` for each round of a request,
+/// running the tools the executor calls in between.
 ///
 /// One request runs at a time; a second one while ``isResponding`` throws
 /// ``GenerationError/concurrentRequests(_:)``. A failed or cancelled request leaves the
@@ -21,10 +27,10 @@ public final class LanguageModelSession: @unchecked Sendable {
     private let guardrails: SystemLanguageModel.Guardrails
     private let state: Mutex<State>
     private let registrar = ObservationRegistrar()
-    /// Where the model runs; its serial queue is the only place `context` is used.
+    /// Where the model's executor runs; its serial queue is the only place `executorBox` is used.
     let engine = EngineExecutor(label: "Pocket.LanguageModelSession.engine")
-    /// The model's per-session state; used only on `engine`'s queue.
-    private var context: (any LanguageModelContext)?
+    /// The model's executor, made on first use and kept for the session; used only on `engine`'s queue.
+    var executorBox: ExecutorBox?
 
     private struct State {
         var transcript: Transcript
@@ -58,7 +64,7 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// Creates a session.
     ///
     /// - Parameters:
-    ///   - model: The model (the default model unless given).
+    ///   - model: The model: ``SystemLanguageModel/default`` unless given, or any provider's.
     ///   - tools: Tools the model may call.
     ///   - instructions: Instructions that steer every response.
     public init(model: any LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], instructions: Instructions? = nil) {
@@ -96,24 +102,17 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// Evaluates the instructions (and `promptPrefix`) ahead of time so the first response
-    /// starts sooner. Returns at once: the work runs on the session's model thread, before
-    /// any request made afterwards. Does nothing while a request is running.
+    /// starts sooner: calls the executor's ``LanguageModelExecutor/prewarm(model:transcript:)``
+    /// with the transcript (and the prefix as a prompt). Returns at once: the work runs on the
+    /// session's model thread, before any request made afterwards. Does nothing while a request
+    /// is running.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        guard let transcript = state.withLock({ $0.active == nil ? $0.transcript : nil }) else { return }
-        var messages = Self.render(transcript)
-        if let promptPrefix { messages.append(LanguageModelMessage(role: .user, content: promptPrefix.text)) }
-        let request = LanguageModelRequest(messages: messages, tools: Self.toolDefinitions(in: transcript))
+        guard var transcript = state.withLock({ $0.active == nil ? $0.transcript : nil }) else { return }
+        if let promptPrefix { transcript.entries.append(.prompt(.init(segments: [.text(.init(content: promptPrefix.text))]))) }
+        let prefix = transcript
         engine.queue.async {
-            try? self.modelContext().prefill(request)
+            try? self.executor().prewarm(prefix)
         }
-    }
-
-    /// The model context, made on first use. Called only on `engine`'s queue.
-    private func modelContext() throws -> any LanguageModelContext {
-        if let context { return context }
-        let made = try model.makeContext()
-        context = made
-        return made
     }
 
     // MARK: - Request lifecycle
@@ -176,50 +175,6 @@ public final class LanguageModelSession: @unchecked Sendable {
         }
     }
 
-    // MARK: - Rendering
-
-    /// The transcript as chat messages. User and tool text stays text: the model encodes it
-    /// without special-token parsing, so it cannot open or close a turn. Tool definitions are
-    /// not part of the messages: requests carry them, and the model shows them in its format.
-    static func render(_ transcript: some Sequence<Transcript.Entry>) -> [LanguageModelMessage] {
-        var messages: [LanguageModelMessage] = []
-        for entry in transcript {
-            switch entry {
-            case .instructions(let e):
-                messages.append(.init(role: .system, content: e.segments.text))
-            case .prompt(let e):
-                var text = e.segments.text
-                if let format = e.responseFormat, format.includedInPrompt == true {
-                    text += schemaHint + format.schemaJSON
-                }
-                messages.append(.init(role: .user, content: text))
-            case .toolCalls(let e):
-                messages.append(.init(role: .assistant, content: "", toolCalls: e.calls.map {
-                    .init(name: $0.toolName, argumentsJSON: $0.arguments.jsonString)
-                }))
-            case .toolOutput(let e):
-                messages.append(.init(role: .tool, content: e.segments.text))
-            case .response(let e):
-                messages.append(.init(role: .assistant, content: e.segments.text))
-            }
-        }
-        return messages
-    }
-
-    /// The tools a transcript's instructions define, as a request offers them.
-    static func toolDefinitions(in transcript: some Sequence<Transcript.Entry>) -> [LanguageModelToolDefinition] {
-        transcript.flatMap { entry -> [LanguageModelToolDefinition] in
-            guard case .instructions(let e) = entry else { return [] }
-            return e.toolDefinitions.map {
-                LanguageModelToolDefinition(name: $0.name, description: $0.description, parametersJSON: $0.parametersJSON,
-                                            includesSchemaInInstructions: $0.includesSchemaInInstructions != false)
-            }
-        }
-    }
-
-    /// What precedes a schema shown to the model in a prompt.
-    static let schemaHint = "\n\nRespond with JSON that follows this JSON Schema:\n"
-
     // MARK: - Running a request
 
     /// The result of ``run``.
@@ -229,12 +184,17 @@ public final class LanguageModelSession: @unchecked Sendable {
         var usage: Usage
     }
 
-    /// Runs one request: checks, generation, the tool loop; commits the transcript on success.
+    /// Runs one request: checks, the executor's rounds, the tool loop; commits the transcript
+    /// on success.
     ///
-    /// - Parameter onText: Receives the response text accumulated so far (answers only).
+    /// Each round sends the executor the transcript with this request's entries so far. A round
+    /// that streams tool calls has them run (concurrently) and their outputs added, then the
+    /// next round starts; a round without calls is the response.
+    ///
+    /// - Parameter onText: Receives the response text accumulated so far.
     func run(
         prompt: Prompt, schema: GenerationSchema?, schemaName: String?, includeSchemaInPrompt: Bool,
-        options: GenerationOptions, ticket: RequestTicket? = nil, onText: (String) throws -> Void
+        options: GenerationOptions, ticket: RequestTicket? = nil, onText: @escaping (String) -> Void
     ) async throws -> Outcome {
         let ticket = ticket ?? RequestTicket()
         let transcript = try begin(ticket)
@@ -248,18 +208,29 @@ public final class LanguageModelSession: @unchecked Sendable {
             throw GenerationError.unsupportedLanguageOrLocale(.init(
                 debugDescription: "the prompt appears to be in \(language), which the model does not list in general.languages"))
         }
-        var schemaJSON: String?
         if let schema {
-            do { schemaJSON = try schema.jsonSchemaString() } catch {
+            do { _ = try schema.jsonSchemaString() } catch {
                 throw GenerationError.unsupportedGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
             }
+        }
+        let definitions = transcript.flatMap { entry -> [Transcript.ToolDefinition] in
+            guard case .instructions(let e) = entry else { return [] }
+            return e.toolDefinitions
+        }
+        let capabilities = model.capabilities
+        if schema != nil && !capabilities.contains(.guidedGeneration) {
+            throw LanguageModelError.unsupportedCapability(.init(
+                capability: .guidedGeneration, debugDescription: "the request has a schema; the model does not declare guided generation"))
+        }
+        if !definitions.isEmpty && !capabilities.contains(.toolCalling) {
+            throw LanguageModelError.unsupportedCapability(.init(
+                capability: .toolCalling, debugDescription: "the session has tools; the model does not declare tool calling"))
         }
         var format = schema.map { Transcript.ResponseFormat(schema: $0) }
         if let name = schemaName { format?.name = name }
         format?.includedInPrompt = includeSchemaInPrompt
         var newEntries: [Transcript.Entry] = [.prompt(.init(
             segments: [.text(.init(content: promptText))], options: options, responseFormat: format))]
-        let definitions = Self.toolDefinitions(in: transcript)
         // Calls already answered in this request: a model that repeats one is looping, and
         // may not call in its next round, so it answers from the outputs it has.
         var answeredCalls: Set<String> = []
@@ -267,24 +238,20 @@ public final class LanguageModelSession: @unchecked Sendable {
 
         var usage = Usage()
         for _ in 0..<16 {
-            let request = LanguageModelRequest(
-                messages: Self.render(Array(transcript) + newEntries), options: options, schema: schemaJSON,
-                tools: definitions, allowsToolCalls: allowsToolCalls)
-            let reply: LanguageModelReply
-            do {
-                reply = try await generate(request, onText: onText)
-            } catch let error as LanguageModelContextError {
-                switch error {
-                case .contextFull(let needed, let capacity):
-                    throw GenerationError.exceededContextWindowSize(.init(
-                        debugDescription: "the response ran into the context window (\(needed) of \(capacity) tokens)"))
-                case .decodingFailure(let detail):
-                    throw GenerationError.decodingFailure(.init(debugDescription: detail))
-                }
-            }
+            var request = LanguageModelExecutorGenerationRequest(
+                transcript: Transcript(entries: Array(transcript) + newEntries), enabledTools: definitions, schema: schema,
+                generationOptions: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt))
+            request.allowsToolCalls = allowsToolCalls
+            let reply = try await generate(request, onText: onText)
             usage.add(reply.usage)
-            if reply.isToolCall {
-                let calls = try parseToolCalls(reply.text)
+            if !reply.toolCalls.isEmpty {
+                let calls = try reply.toolCalls.map { call in
+                    guard let arguments = try? GeneratedContent(json: call.arguments) else {
+                        throw GenerationError.decodingFailure(.init(
+                            debugDescription: "the arguments of the call to '\(call.name)' are not JSON: \(call.arguments)"))
+                    }
+                    return Transcript.ToolCall(id: call.id, toolName: call.name, arguments: arguments)
+                }
                 let keys = calls.map { $0.toolName + "\u{0}" + $0.arguments.jsonString }
                 if keys.allSatisfy(answeredCalls.contains) {
                     allowsToolCalls = false
@@ -313,47 +280,6 @@ public final class LanguageModelSession: @unchecked Sendable {
             return Outcome(text: reply.text, entries: newEntries, usage: usage)
         }
         throw GenerationError.decodingFailure(.init(debugDescription: "the model kept calling tools for 16 rounds without answering"))
-    }
-
-    /// Runs one round of the model on the session's engine thread, in the calling task.
-    ///
-    /// Everything that touches the context happens in this one synchronous stretch, so the
-    /// engine's serial queue keeps requests from using the context at the same time.
-    private func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) async throws -> LanguageModelReply {
-        try await withTaskExecutorPreference(engine) {
-            try Task.checkCancellation()
-            let context = try self.modelContext()
-            let needed = context.tokenCount(of: request)
-            guard needed < self.model.contextSize else {
-                throw GenerationError.exceededContextWindowSize(.init(
-                    debugDescription: "the request needs \(needed) tokens before the response; the context size is \(self.model.contextSize)"))
-            }
-            var accumulated = ""
-            return try context.generate(request) { piece in
-                accumulated += piece
-                try onText(accumulated)
-            }
-        }
-    }
-
-    /// The calls of a reply: one call object, or an array of them.
-    private func parseToolCalls(_ json: String) throws -> [Transcript.ToolCall] {
-        guard let content = try? GeneratedContent(json: json) else {
-            throw GenerationError.decodingFailure(.init(debugDescription: "the tool call is not JSON: \(json)"))
-        }
-        let items: [GeneratedContent]
-        switch content.kind {
-        case .array(let array): items = array
-        case .structure: items = [content]
-        default: throw GenerationError.decodingFailure(.init(debugDescription: "the tool call is not a JSON object or array: \(json)"))
-        }
-        return try items.map { item in
-            guard case .structure(let properties, _) = item.kind,
-                  case .string(let name)? = properties["name"]?.kind, let arguments = properties["arguments"] else {
-                throw GenerationError.decodingFailure(.init(debugDescription: "a tool call lacks name or arguments: \(item.jsonString)"))
-            }
-            return Transcript.ToolCall(toolName: name, arguments: arguments)
-        }
     }
 
     /// Runs the calls concurrently; outputs come back in call order.

@@ -23,8 +23,8 @@ extension SystemLanguageModel {
         let definitions = try tools.map { try Transcript.ToolDefinition(tool: $0) }
         let entries = [Transcript.Entry.instructions(.init(segments: [], toolDefinitions: definitions))]
         let rendering = try loadedModel().rendering
-        let messages = LanguageModelSession.render(entries)
-        let with = rendering.tokens(.init(messages: messages, tools: LanguageModelSession.toolDefinitions(in: entries)), addGenerationPrompt: false)
+        let messages = RenderedRequest.messages(from: entries)
+        let with = rendering.tokens(.init(messages: messages, tools: RenderedRequest.toolDefinitions(in: entries)), addGenerationPrompt: false)
         let without = rendering.tokens(.init(messages: messages), addGenerationPrompt: false)
         return with.count - without.count
     }
@@ -37,8 +37,8 @@ extension SystemLanguageModel {
     /// The number of tokens transcript entries take as a conversation, chat markers and tool
     /// definitions included.
     public func tokenCount(for entries: some Collection<Transcript.Entry>) async throws -> Int {
-        let request = LanguageModelRequest(
-            messages: LanguageModelSession.render(entries), tools: LanguageModelSession.toolDefinitions(in: entries))
+        let request = RenderedRequest(
+            messages: RenderedRequest.messages(from: entries), tools: RenderedRequest.toolDefinitions(in: entries))
         return try loadedModel().rendering.tokens(request, addGenerationPrompt: false).count
     }
 }

@@ -161,8 +161,22 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
         return min(requestedContextSize, model.trainedContext)
     }
 
-    /// Creates a session's state: a transformer with its own KV cache.
-    public func makeContext() throws -> any LanguageModelContext {
+    /// What the model can do: guided generation (a grammar constrains every token) and tool
+    /// calling (in the chat template's own format, or Pocket's).
+    public var capabilities: LanguageModelCapabilities {
+        LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling])
+    }
+
+    /// What a session's executor is made from: the model file and the context size.
+    public var executorConfiguration: Executor.Configuration {
+        Executor.Configuration(url: url, contextSize: contextSize)
+    }
+
+    /// A transformer with its own KV cache, for one conversation.
+    ///
+    /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the file
+    ///   could not be loaded.
+    func makeTransformerContext() throws -> TransformerContext {
         let model: Loaded
         do {
             model = try loaded.get()
@@ -188,9 +202,4 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
         for _ in 0..<3 { root.deleteLastPathComponent() }
         return root.appendingPathComponent(defaultModelPath)
     }
-}
-
-extension LanguageModel where Self == SystemLanguageModel {
-    /// The default model, so that `LanguageModelSession(model: .default)` reads as with Apple's API.
-    public static var `default`: SystemLanguageModel { SystemLanguageModel.default }
 }

@@ -10,7 +10,7 @@ import PocketTransformer
 /// cached tokens (the longest common prefix is kept). A follow-up turn therefore prefills only
 /// its new messages; a session restored from a transcript, or one whose last request failed,
 /// rebuilds or repairs its cache on the next request without any bookkeeping.
-final class TransformerContext: LanguageModelContext {
+final class TransformerContext {
     private let model: SystemLanguageModel.Loaded
     private let transformer: Transformer
     /// The tokens whose keys and values are in the cache, in order.
@@ -31,7 +31,7 @@ final class TransformerContext: LanguageModelContext {
 
     /// Tokens that are a whole word of the latest tool outputs (with or without a leading
     /// space), or `nil` when there are none.
-    private func groundedFirstTokens(_ messages: [LanguageModelMessage]) -> Set<Int>? {
+    private func groundedFirstTokens(_ messages: [RenderedMessage]) -> Set<Int>? {
         let outputs = messages.reversed().prefix { $0.role == .tool }.map(\.content)
         let words = Set(outputs.flatMap { $0.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map { Array($0.utf8) } })
         guard !words.isEmpty else { return nil }
@@ -56,11 +56,11 @@ final class TransformerContext: LanguageModelContext {
     /// How the model's chat template renders requests.
     private var rendering: ChatRendering { model.rendering }
 
-    func tokenCount(of request: LanguageModelRequest) -> Int {
+    func tokenCount(of request: RenderedRequest) -> Int {
         rendering.tokens(request, addGenerationPrompt: true).count
     }
 
-    func prefill(_ request: LanguageModelRequest) throws {
+    func prefill(_ request: RenderedRequest) throws {
         _ = try extend(to: rendering.tokens(request, addGenerationPrompt: false), needsLogits: false)
     }
 
@@ -68,7 +68,7 @@ final class TransformerContext: LanguageModelContext {
     /// Returns the logits of the last token (when asked) and how many tokens were reused.
     private func extend(to target: [Int], needsLogits: Bool) throws -> (logits: [Float], reused: Int) {
         guard target.count <= transformer.contextLength else {
-            throw LanguageModelContextError.contextFull(needed: target.count, capacity: transformer.contextLength)
+            throw TransformerContextError.contextFull(needed: target.count, capacity: transformer.contextLength)
         }
         var common = 0
         let limit = min(cached.count, target.count)
@@ -111,7 +111,7 @@ final class TransformerContext: LanguageModelContext {
         }
     }
 
-    func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) throws -> LanguageModelReply {
+    func generate(_ request: RenderedRequest, onText: (String) throws -> Void) throws -> RenderedReply {
         do {
             return try generate(request, breakingLoop: false, onText: onText)
         } catch is BareCallAfterToolOutput {
@@ -124,8 +124,8 @@ final class TransformerContext: LanguageModelContext {
     private struct BareCallAfterToolOutput: Error {}
 
     private func generate(
-        _ request: LanguageModelRequest, breakingLoop: Bool, onText: (String) throws -> Void
-    ) throws -> LanguageModelReply {
+        _ request: RenderedRequest, breakingLoop: Bool, onText: (String) throws -> Void
+    ) throws -> RenderedReply {
         let clock = ContinuousClock()
         let started = clock.now
         let tokenizer = model.tokenizer
@@ -180,7 +180,7 @@ final class TransformerContext: LanguageModelContext {
             let callGrammar = try grammar(for: rendering.callSchema(request.tools), whitespace: nativeOpener == nil ? .compact : .bounded(maximumRun: 1))
             var matcher = GrammarMatcher(grammar: callGrammar, vocabulary: vocabulary)
             guard matcher.accept(bytes: Array(after.utf8)) else {
-                throw LanguageModelContextError.decodingFailure("a tool call began with '\(after)'")
+                throw TransformerContextError.decodingFailure("a tool call began with '\(after)'")
             }
             callText = after
             // Native templates put the call's JSON on its own line.
@@ -267,7 +267,7 @@ final class TransformerContext: LanguageModelContext {
             let step = [token] + forced
             forced = []
             guard transformer.position + step.count <= transformer.contextLength else {
-                throw LanguageModelContextError.contextFull(needed: transformer.position + step.count, capacity: transformer.contextLength)
+                throw TransformerContextError.contextFull(needed: transformer.position + step.count, capacity: transformer.contextLength)
             }
             logits = try transformer.evaluate(step)
             cached += step
@@ -278,13 +278,13 @@ final class TransformerContext: LanguageModelContext {
             try onText(text)
         }
         if let c = constrained, !c.matcher.canEnd {
-            throw LanguageModelContextError.decodingFailure(
+            throw TransformerContextError.decodingFailure(
                 "the response reached \(usage.outputTokens) tokens (maximumResponseTokens) before the \(toolState == .call ? "tool call" : "structured value") was complete")
         }
         let seconds = (clock.now - decodeStart)
         let s = Double(seconds.components.seconds) + Double(seconds.components.attoseconds) * 1e-18
         usage.tokensPerSecond = s > 0 && usage.outputTokens > 1 ? Double(usage.outputTokens - 1) / s : 0
-        return LanguageModelReply(text: toolState == .call ? callText : text, isToolCall: toolState == .call, usage: usage)
+        return RenderedReply(text: toolState == .call ? callText : text, isToolCall: toolState == .call, usage: usage)
     }
 
     /// Where a reply stands between answering and calling a tool.

@@ -1,5 +1,5 @@
 import Foundation
-import Pocket
+@testable import Pocket
 import Synchronization
 import Testing
 
@@ -19,80 +19,97 @@ let modelIsInstalled = FileManager.default.fileExists(atPath: defaultModelURL.pa
 /// The default model, loaded once.
 let sharedModel: SystemLanguageModel? = modelIsInstalled ? try? SystemLanguageModel(contentsOf: defaultModelURL) : nil
 
-/// Qwen2.5-Coder-0.5B-Instruct, the package's default model.
-let qwenModelURL = defaultModelURL.deletingLastPathComponent().appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.gguf")
-
-/// Whether Qwen is installed.
-let qwenIsInstalled = FileManager.default.fileExists(atPath: qwenModelURL.path)
-
 /// Greedy options with a small token budget, so model tests stay fast.
 func greedy(_ tokens: Int) -> GenerationOptions {
     GenerationOptions(sampling: .greedy, maximumResponseTokens: tokens)
 }
 
-/// A model that replies from a script and records every request.
-final class ScriptedModel: LanguageModel, @unchecked Sendable {
-    let contextSize: Int
-    private let replies: Mutex<[LanguageModelReply]>
-    /// The requests the model received, in order.
-    let requests = Mutex<[LanguageModelRequest]>([])
+/// One reply of a ``ScriptedModel``: text, or tool calls as JSON (one `{"name": …,
+/// "arguments": …}` object or an array of them).
+struct ScriptedReply: Sendable {
+    var text: String
+    var isToolCall = false
+}
 
-    init(contextSize: Int = 4096, replies: [LanguageModelReply]) {
-        self.contextSize = contextSize
+extension LanguageModelExecutorGenerationRequest {
+    /// The transcript as Pocket's engine renders it (for checking what a model was sent).
+    var messages: [RenderedMessage] { RenderedRequest.messages(from: transcript) }
+    /// The enabled tools as Pocket's engine renders them.
+    var tools: [RenderedToolDefinition] { enabledToolDefinitions.map(RenderedToolDefinition.init) }
+}
+
+/// A model that replies from a script and records every request: a `LanguageModel` and
+/// `LanguageModelExecutor` pair, as any provider writes it.
+final class ScriptedModel: LanguageModel, Sendable {
+    typealias Executor = ScriptedExecutor
+
+    private let replies: Mutex<[ScriptedReply]>
+    /// The requests the model received, in order.
+    let requests = Mutex<[LanguageModelExecutorGenerationRequest]>([])
+    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling]) }
+    var executorConfiguration: ScriptedExecutor.Configuration { .init() }
+
+    init(replies: [ScriptedReply]) {
         self.replies = Mutex(replies)
     }
 
-    func makeContext() throws -> any LanguageModelContext { Context(model: self) }
+    /// The next reply of the script.
+    func nextReply() throws -> ScriptedReply {
+        try replies.withLock { replies in
+            guard !replies.isEmpty else { throw ScriptedExecutor.ScriptEnded() }
+            return replies.removeFirst()
+        }
+    }
+}
 
-    /// Counts one token per four characters, as a stand-in tokenizer.
-    static func tokens(_ messages: [LanguageModelMessage]) -> Int {
-        messages.reduce(0) { $0 + 2 + $1.content.count / 4 }
+/// Streams a ``ScriptedModel``'s next reply: text word by word, or each call as a tool-call event.
+struct ScriptedExecutor: LanguageModelExecutor {
+    typealias Model = ScriptedModel
+    struct Configuration: Hashable, Sendable {}
+
+    struct ScriptEnded: Error, CustomStringConvertible {
+        var description: String { "the script has ended" }
     }
 
-    final class Context: LanguageModelContext {
-        let model: ScriptedModel
-        init(model: ScriptedModel) { self.model = model }
+    init(configuration: Configuration) throws {}
 
-        func tokenCount(of request: LanguageModelRequest) -> Int {
-            ScriptedModel.tokens(request.messages) + 1
+    func respond(
+        to request: LanguageModelExecutorGenerationRequest, model: ScriptedModel,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        model.requests.withLock { $0.append(request) }
+        let reply = try model.nextReply()
+        if reply.isToolCall {
+            for call in try SystemLanguageModel.Executor.toolCalls(in: reply.text) {
+                await channel.send(.toolCalls(action: .toolCall(
+                    id: UUID().uuidString, name: call.name, action: .appendArguments(call.arguments))))
+            }
+            return
         }
-
-        func prefill(_ request: LanguageModelRequest) throws {}
-
-        func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) throws -> LanguageModelReply {
-            model.requests.withLock { $0.append(request) }
-            let reply = try model.replies.withLock { replies -> LanguageModelReply in
-                guard !replies.isEmpty else { throw LanguageModelContextError.decodingFailure("the script has ended") }
-                return replies.removeFirst()
-            }
-            if !reply.isToolCall {
-                for word in reply.text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
-                    try onText((word.offset == 0 ? "" : " ") + word.element)
-                }
-            }
-            return reply
+        for word in reply.text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+            await channel.send(.response(action: .appendText((word.offset == 0 ? "" : " ") + word.element, tokenCount: 1)))
         }
     }
 }
 
 @Suite struct LanguageModelTests {
     @Test func scriptedModelDrivesASession() async throws {
-        let model = ScriptedModel(replies: [LanguageModelReply(text: "Hello there")])
+        let model = ScriptedModel(replies: [ScriptedReply(text: "Hello there")])
         let session = LanguageModelSession(model: model, instructions: "Be brief.")
         let response = try await session.respond(to: "Hi")
         #expect(response.content == "Hello there")
         let request = try #require(model.requests.withLock { $0.first })
         #expect(request.messages == [
-            LanguageModelMessage(role: .system, content: "Be brief."),
-            LanguageModelMessage(role: .user, content: "Hi"),
+            RenderedMessage(role: .system, content: "Be brief."),
+            RenderedMessage(role: .user, content: "Hi"),
         ])
-        #expect(request.schema == nil && request.tools.isEmpty)
+        #expect(request.schema == nil && request.enabledToolDefinitions.isEmpty)
     }
 
     @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
     func tokenCountsGrowWithTheConversation() throws {
         let model = try #require(sharedModel)
-        let context = try model.makeContext()
+        let context = try model.makeTransformerContext()
         let one = context.tokenCount(of: .init(messages: [.init(role: .user, content: "Hello")]))
         let two = context.tokenCount(of: .init(messages: [.init(role: .user, content: "Hello"), .init(role: .assistant, content: "Hi")]))
         #expect(one > 1)
@@ -102,7 +119,7 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
     @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
     func userTextCannotInjectSpecialTokens() throws {
         let model = try #require(sharedModel)
-        let context = try model.makeContext()
+        let context = try model.makeTransformerContext()
         // As a special token `<|im_end|>` would be one token, like "x"; as text it is several.
         let plain = context.tokenCount(of: .init(messages: [.init(role: .user, content: "x")]))
         let forged = context.tokenCount(of: .init(messages: [.init(role: .user, content: "<|im_end|>")]))

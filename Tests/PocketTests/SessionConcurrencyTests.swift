@@ -8,25 +8,30 @@ import Testing
 @Suite(.serialized)
 struct SessionConcurrencyTests {
     /// A model whose generation blocks its thread until a gate opens.
-    final class GateModel: LanguageModel, @unchecked Sendable {
-        let contextSize = 4096
+    final class GateModel: LanguageModel, Sendable {
+        typealias Executor = GateExecutor
+
         let gate = DispatchSemaphore(value: 0)
         let entered = Atomic(0)
+        var capabilities: LanguageModelCapabilities { LanguageModelCapabilities() }
+        var executorConfiguration: GateExecutor.Configuration { .init() }
+    }
 
-        func makeContext() throws -> any LanguageModelContext { Context(model: self) }
+    struct GateExecutor: LanguageModelExecutor {
+        typealias Model = GateModel
+        struct Configuration: Hashable, Sendable {}
+        struct GateNeverOpened: Error, CustomStringConvertible {
+            var description: String { "the gate never opened: generation held the cooperative pool" }
+        }
+        init(configuration: Configuration) throws {}
 
-        final class Context: LanguageModelContext {
-            let model: GateModel
-            init(model: GateModel) { self.model = model }
-            func tokenCount(of request: LanguageModelRequest) -> Int { 1 }
-            func prefill(_ request: LanguageModelRequest) throws {}
-            func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) throws -> LanguageModelReply {
-                model.entered.add(1, ordering: .relaxed)
-                guard model.gate.wait(timeout: .now() + 60) == .success else {
-                    throw LanguageModelContextError.decodingFailure("the gate never opened: generation held the cooperative pool")
-                }
-                return LanguageModelReply(text: "done")
-            }
+        func respond(
+            to request: LanguageModelExecutorGenerationRequest, model: GateModel,
+            streamingInto channel: LanguageModelExecutorGenerationChannel
+        ) async throws {
+            model.entered.add(1, ordering: .relaxed)
+            guard model.gate.wait(timeout: .now() + 60) == .success else { throw GateNeverOpened() }
+            await channel.send(.response(action: .appendText("done")))
         }
     }
 

@@ -1,50 +1,53 @@
 import Foundation
 import Observation
-import Pocket
+@testable import Pocket
 import Synchronization
 import Testing
 
 /// A model that writes `words` words, one every `interval`, checking for cancellation before
 /// each as a real engine does: long enough to be cut off, fast enough for unit tests.
-final class SlowModel: LanguageModel, @unchecked Sendable {
-    let contextSize = 4096
+final class SlowModel: LanguageModel, Sendable {
+    typealias Executor = SlowExecutor
+
     let words: Int
     let interval: TimeInterval
     /// Words written so far, by all requests.
     let written = Mutex(0)
+    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities() }
+    var executorConfiguration: SlowExecutor.Configuration { .init() }
 
     init(words: Int = 400, interval: TimeInterval = 0.005) {
         self.words = words
         self.interval = interval
     }
+}
 
-    func makeContext() throws -> any LanguageModelContext { Context(model: self) }
+/// Writes a ``SlowModel``'s words, blocking its thread between them.
+struct SlowExecutor: LanguageModelExecutor {
+    typealias Model = SlowModel
+    struct Configuration: Hashable, Sendable {}
+    init(configuration: Configuration) throws {}
 
-    final class Context: LanguageModelContext {
-        let model: SlowModel
-        init(model: SlowModel) { self.model = model }
-        func tokenCount(of request: LanguageModelRequest) -> Int { ScriptedModel.tokens(request.messages) + 1 }
-        func prefill(_ request: LanguageModelRequest) throws {}
-        func generate(_ request: LanguageModelRequest, onText: (String) throws -> Void) throws -> LanguageModelReply {
-            let count = min(model.words, request.options.maximumResponseTokens ?? model.words)
-            var text = ""
-            for i in 0..<count {
-                try Task.checkCancellation()
-                Thread.sleep(forTimeInterval: model.interval)
-                let word = i == 0 ? "word" : " word"
-                text += word
-                model.written.withLock { $0 += 1 }
-                try onText(word)
-            }
-            return LanguageModelReply(text: text)
+    func respond(
+        to request: LanguageModelExecutorGenerationRequest, model: SlowModel,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        let count = min(model.words, request.generationOptions.maximumResponseTokens ?? model.words)
+        for i in 0..<count {
+            try Task.checkCancellation()
+            usleep(UInt32(model.interval * 1_000_000))  // blocks the thread, as an engine does
+            model.written.withLock { $0 += 1 }
+            await channel.send(.response(action: .appendText(i == 0 ? "word" : " word", tokenCount: 1)))
         }
+        await channel.send(.response(action: .updateUsage(
+            input: .init(totalTokenCount: 1, cachedTokenCount: 0), output: .init(totalTokenCount: count, reasoningTokenCount: 0))))
     }
 }
 
 /// Where Pocket once differed from Apple's framework (issue 16, section 2).
 @Suite struct SessionParityTests {
     @Test func toolCallErrorIsNestedInTheSession() async throws {
-        let call = LanguageModelReply(text: #"{"name": "broken", "arguments": {"city": "Rome"}}"#, isToolCall: true)
+        let call = ScriptedReply(text: #"{"name": "broken", "arguments": {"city": "Rome"}}"#, isToolCall: true)
         let session = LanguageModelSession(model: ScriptedModel(replies: [call]), tools: [FailingTool()])
         do {
             try await session.respond(to: "Go.")
@@ -55,7 +58,7 @@ final class SlowModel: LanguageModel, @unchecked Sendable {
     }
 
     @Test func respondingIsObservable() async throws {
-        let session = LanguageModelSession(model: ScriptedModel(replies: [LanguageModelReply(text: "Hello")]))
+        let session = LanguageModelSession(model: ScriptedModel(replies: [ScriptedReply(text: "Hello")]))
         let changes = Mutex<Set<String>>([])
         withObservationTracking { _ = session.isResponding } onChange: { changes.withLock { _ = $0.insert("isResponding") } }
         withObservationTracking { _ = session.transcript } onChange: { changes.withLock { _ = $0.insert("transcript") } }

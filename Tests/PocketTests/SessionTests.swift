@@ -1,5 +1,5 @@
 import Foundation
-import Pocket
+@testable import Pocket
 import Testing
 
 /// Sessions on the real default model: behaviour that does not depend on what the model says.
@@ -138,7 +138,7 @@ struct SessionTests {
     }
 
     @Test func responseThatRunsIntoTheLimitThrows() async throws {
-        let context = try model.makeContext()
+        let context = try model.makeTransformerContext()
         let prompt = "Write a very long story about a dragon."
         let needed = context.tokenCount(of: .init(messages: [.init(role: .user, content: prompt)]))
         let small = try SystemLanguageModel(contentsOf: defaultModelURL, contextSize: needed + 4)

@@ -1,5 +1,5 @@
 import Foundation
-import Pocket
+@testable import Pocket
 import Testing
 
 @Suite struct TranscriptTests {
@@ -31,19 +31,19 @@ import Testing
     }
 
     @Test func sessionRendersTheTranscriptAsMessages() async throws {
-        let model = ScriptedModel(replies: [LanguageModelReply(text: "Done")])
+        let model = ScriptedModel(replies: [ScriptedReply(text: "Done")])
         let session = LanguageModelSession(model: model, transcript: try Self.sample())
         try await session.respond(to: "Next?")
         let messages = try #require(model.requests.withLock { $0.first }).messages
         #expect(messages.map(\.role) == [.system, .user, .assistant, .tool, .assistant, .user])
-        #expect(messages[2].toolCalls == [LanguageModelMessage.ToolCall(name: "getWeather", argumentsJSON: #"{"city":"Oslo"}"#)])
+        #expect(messages[2].toolCalls == [RenderedMessage.ToolCall(name: "getWeather", argumentsJSON: #"{"city":"Oslo"}"#)])
         #expect(messages[2].content.isEmpty)
         #expect(messages[4].content.contains("\"name\":\"Rex\""))
         #expect(messages[5].content == "Next?")
     }
 
     @Test func feedbackAttachmentHoldsTheTranscript() async throws {
-        let model = ScriptedModel(replies: [LanguageModelReply(text: "Done")])
+        let model = ScriptedModel(replies: [ScriptedReply(text: "Done")])
         let session = LanguageModelSession(model: model)
         try await session.respond(to: "Hi")
         let data = session.logFeedbackAttachment(sentiment: .negative, issues: [.init(category: .incorrect, explanation: "wrong")])

@@ -1,0 +1,181 @@
+import Foundation
+
+// The conversation as a GGUF model's chat template sees it: what `SystemLanguageModel`'s
+// executor renders a request's transcript into before tokenizing. Internal to Pocket's engine;
+// providers receive the `Transcript` itself (`LanguageModelExecutorGenerationRequest`).
+
+/// Errors a ``TransformerContext`` reports to its executor.
+enum TransformerContextError: Error, Sendable, Equatable {
+    /// The conversation plus the reply does not fit the context window.
+    case contextFull(needed: Int, capacity: Int)
+    /// The model could not produce text of the required format.
+    case decodingFailure(String)
+}
+
+/// One rendered message of a conversation.
+struct RenderedMessage: Sendable, Equatable, Hashable {
+    /// Who wrote a message.
+    enum Role: String, Sendable, Hashable {
+        case system, user, assistant, tool
+    }
+
+    /// A call to a tool in an assistant message.
+    struct ToolCall: Sendable, Equatable, Hashable {
+        /// The tool's name.
+        var name: String
+        /// The arguments, as JSON text (an object).
+        var argumentsJSON: String
+
+        /// Creates a call.
+        init(name: String, argumentsJSON: String) {
+            self.name = name
+            self.argumentsJSON = argumentsJSON
+        }
+    }
+
+    /// The author.
+    var role: Role
+    /// The text, which a model encodes as plain text (never as special tokens).
+    var content: String
+    /// The tools an assistant message calls (empty for answers and other roles).
+    var toolCalls: [ToolCall]
+
+    /// Creates a message.
+    init(role: Role, content: String, toolCalls: [ToolCall] = []) {
+        self.role = role
+        self.content = content
+        self.toolCalls = toolCalls
+    }
+}
+
+/// A tool a request offers to the model.
+struct RenderedToolDefinition: Sendable, Equatable, Hashable {
+    /// The tool's name.
+    var name: String
+    /// What the tool does.
+    var description: String
+    /// The JSON Schema text of the arguments (an object).
+    var parametersJSON: String
+    /// Whether the model is shown the arguments' schema (calls are constrained to it either way).
+    var includesSchemaInInstructions: Bool
+
+    /// Creates a definition.
+    init(name: String, description: String, parametersJSON: String, includesSchemaInInstructions: Bool = true) {
+        self.name = name
+        self.description = description
+        self.parametersJSON = parametersJSON
+        self.includesSchemaInInstructions = includesSchemaInInstructions
+    }
+}
+
+/// What a session asks a model for.
+struct RenderedRequest: Sendable {
+    /// The conversation so far; the reply is the assistant's next message.
+    var messages: [RenderedMessage]
+    /// Sampling settings.
+    var options: GenerationOptions
+    /// JSON Schema text the reply must follow when it is an answer, or `nil` for free text.
+    var schema: String?
+    /// Tools the model may call instead of answering (also with a ``schema``: the reply is then
+    /// either a call or the structured value).
+    var tools: [RenderedToolDefinition]
+    /// Whether the reply may call one of ``tools``. `false` keeps the tools in the rendered
+    /// conversation (and the cache) but asks for an answer: the session sets it after a model
+    /// repeated a call it already has the output of.
+    var allowsToolCalls: Bool
+
+    /// Creates a request.
+    init(
+        messages: [RenderedMessage], options: GenerationOptions = GenerationOptions(),
+        schema: String? = nil, tools: [RenderedToolDefinition] = [], allowsToolCalls: Bool = true
+    ) {
+        self.messages = messages
+        self.options = options
+        self.schema = schema
+        self.tools = tools
+        self.allowsToolCalls = allowsToolCalls
+    }
+}
+
+/// A model's reply.
+struct RenderedReply: Sendable {
+    /// The reply's text; for a tool call, the calls as JSON: one `{"name": …, "arguments": …}`
+    /// object or an array of them.
+    var text: String
+    /// Whether the reply is a tool call.
+    var isToolCall: Bool
+    /// Token counts and timings.
+    var usage: Usage
+
+    /// Creates a reply.
+    init(text: String, isToolCall: Bool = false, usage: Usage = Usage()) {
+        self.text = text
+        self.isToolCall = isToolCall
+        self.usage = usage
+    }
+}
+
+extension RenderedRequest {
+    /// Renders an executor request: the transcript as messages, the schema as JSON Schema text.
+    ///
+    /// - Throws: ``LanguageModelSession/GenerationError/unsupportedGuide(_:)`` when the schema
+    ///   cannot be resolved.
+    init(_ request: LanguageModelExecutorGenerationRequest) throws {
+        var schema: String?
+        if let generationSchema = request.schema {
+            do { schema = try generationSchema.jsonSchemaString() } catch {
+                throw LanguageModelSession.GenerationError.unsupportedGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
+            }
+        }
+        self.init(
+            messages: Self.messages(from: request.transcript), options: request.generationOptions, schema: schema,
+            tools: request.enabledToolDefinitions.map(RenderedToolDefinition.init), allowsToolCalls: request.allowsToolCalls)
+    }
+
+    /// The transcript as chat messages. User and tool text stays text: the model encodes it
+    /// without special-token parsing, so it cannot open or close a turn. Tool definitions are
+    /// not part of the messages: requests carry them, and the model shows them in its format.
+    static func messages(from transcript: some Sequence<Transcript.Entry>) -> [RenderedMessage] {
+        var messages: [RenderedMessage] = []
+        for entry in transcript {
+            switch entry {
+            case .instructions(let e):
+                messages.append(.init(role: .system, content: e.segments.text))
+            case .prompt(let e):
+                var text = e.segments.text
+                if let format = e.responseFormat, format.includedInPrompt == true {
+                    text += schemaHint + format.schemaJSON
+                }
+                messages.append(.init(role: .user, content: text))
+            case .toolCalls(let e):
+                messages.append(.init(role: .assistant, content: "", toolCalls: e.calls.map {
+                    .init(name: $0.toolName, argumentsJSON: $0.arguments.jsonString)
+                }))
+            case .toolOutput(let e):
+                messages.append(.init(role: .tool, content: e.segments.text))
+            case .response(let e):
+                messages.append(.init(role: .assistant, content: e.segments.text))
+            }
+        }
+        return messages
+    }
+
+    /// The tools a transcript's instructions define, as a request offers them.
+    static func toolDefinitions(in transcript: some Sequence<Transcript.Entry>) -> [RenderedToolDefinition] {
+        transcript.flatMap { entry -> [RenderedToolDefinition] in
+            guard case .instructions(let e) = entry else { return [] }
+            return e.toolDefinitions.map(RenderedToolDefinition.init)
+        }
+    }
+
+    /// What precedes a schema shown to the model in a prompt.
+    static let schemaHint = "\n\nRespond with JSON that follows this JSON Schema:\n"
+}
+
+extension RenderedToolDefinition {
+    /// A transcript's tool definition as a request offers it.
+    init(_ definition: Transcript.ToolDefinition) {
+        self.init(name: definition.name, description: definition.description, parametersJSON: definition.parametersJSON,
+                  includesSchemaInInstructions: definition.includesSchemaInInstructions != false)
+    }
+}
