@@ -99,6 +99,11 @@ struct DefaultModelSessionTests {
     }
 }
 
+/// Qwen2.5-Coder-0.5B-Instruct, the package's default model, in this checkout.
+let qwenModelURL = defaultModelURL.deletingLastPathComponent().appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.gguf")
+/// Whether Qwen is installed.
+let qwenIsInstalled = FileManager.default.fileExists(atPath: qwenModelURL.path)
+/// The default model, loaded once.
 let qwenModel: SystemLanguageModel? = qwenIsInstalled ? try? SystemLanguageModel(contentsOf: qwenModelURL) : nil
 
 /// A weather tool over fixed data.
