@@ -44,16 +44,27 @@ public struct RepetitionPenalty: Sendable, Equatable {
     /// - Complexity: O(``window``).
     public func apply(to logits: UnsafeMutableBufferPointer<Float>, recent: some BidirectionalCollection<Int>, exempt: Set<Int> = []) {
         guard !isOff else { return }
-        var counts: [Int: Int] = [:]
-        counts.reserveCapacity(window)
-        for token in recent.suffix(window) where logits.indices.contains(token) && !exempt.contains(token) {
-            counts[token, default: 0] += 1
-        }
-        for (token, count) in counts {
-            var logit = logits[token]
-            logit = logit <= 0 ? logit * repetition : logit / repetition
-            logit -= Float(count) * frequency + presence
-            logits[token] = logit
+        // Called once per generated token: count on the stack (sorted window, runs of equal
+        // ids), never on the heap.
+        let window = recent.suffix(self.window)
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, window.count)) { ids in
+            var count = 0
+            for token in window where logits.indices.contains(token) && !exempt.contains(token) {
+                ids[count] = token
+                count += 1
+            }
+            var kept = UnsafeMutableBufferPointer(rebasing: ids[..<count])
+            kept.sort()
+            var start = 0
+            while start < count {
+                var end = start + 1
+                while end < count && kept[end] == kept[start] { end += 1 }
+                let token = kept[start]
+                var logit = logits[token]
+                logit = logit <= 0 ? logit * repetition : logit / repetition
+                logits[token] = logit - Float(end - start) * frequency - presence
+                start = end
+            }
         }
     }
 }
