@@ -148,9 +148,6 @@ final class TransformerContext {
         let opener = rendering.callOpener
         let nativeOpener = model.template.nativeTools.flatMap { tokenizer.specialToken($0.callOpener) }
         let openerTokens = nativeOpener.map { [$0] } ?? tokenizer.encode(opener)
-        // Small native models often write the call's JSON without its tags; with tools
-        // offered, a reply that opens like a call is one.
-        let bareCall = "{\"name\""
         let callsAllowed = !request.tools.isEmpty && request.allowsToolCalls && !breakingLoop
         var toolState: ToolState = !callsAllowed ? .answer : request.schema == nil ? .undecided : .firstToken
         // Small native models loop on tools: after a tool output they write the call again,
@@ -163,7 +160,9 @@ final class TransformerContext {
         let breaksLoop = nativeOpener != nil && request.schema == nil && !request.tools.isEmpty && !callsAllowed
         let bannedTokens = breaksLoop ? braceTokens : []
         let firstTokens = breaksLoop ? groundedFirstTokens(request.messages) : nil
-        let acceptsBareCall = nativeOpener != nil
+        // Small native models often write the call's JSON without its tags; with tools
+        // offered, a reply that opens like a call is one.
+        let bareCall: String? = nativeOpener == nil ? nil : "{\"name\""
         let maximum = request.options.maximumResponseTokens ?? Int.max
         var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
         var text = ""
@@ -203,12 +202,12 @@ final class TransformerContext {
                     let after = String(trimmed.dropFirst(opener.count))
                     text = ""
                     try beginCall(after: after)
-                } else if acceptsBareCall && trimmed.hasPrefix(bareCall) {
+                } else if let bareCall, trimmed.hasPrefix(bareCall) {
                     if followsToolOutput { throw BareCallAfterToolOutput() }
                     let call = String(trimmed)
                     text = ""
                     try beginCall(after: call)
-                } else if !opener.hasPrefix(String(trimmed)) && !(acceptsBareCall && bareCall.hasPrefix(String(trimmed))) {
+                } else if !opener.hasPrefix(String(trimmed)) && bareCall?.hasPrefix(String(trimmed)) != true {
                     toolState = .answer
                     try onText(text)
                 }
