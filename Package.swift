@@ -73,7 +73,8 @@ let package = Package(
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"], exclude: ["Fixtures"]),
         .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF", "PocketTransformer"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PocketTransformerTests",
             dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PocketTransformer  // SplitMix64, the project's seeded generator
 @testable import PocketTokenizer
 
 /// The heap-based merge (``BytePairMerges/apply(to:scratch:)``) gives exactly the tokens of the
@@ -68,18 +69,5 @@ import Testing
         #expect(tokenizer.encode("aaaa") == [aaaa])
         let texts = ["aaaaa", "aaaaaaa", "baaab", "abaaba", String(repeating: "ab", count: 50), String(repeating: "a", count: 101)]
         Self.expectAgreement(tokenizer, texts, model: "tiny")
-    }
-}
-
-/// A seeded generator (SplitMix64) for reproducible random texts.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
