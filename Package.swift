@@ -4,7 +4,32 @@
 // Synchronization, Swift Testing).
 import CompilerPluginSupport
 import PackageDescription
+#if os(Linux)
+import Foundation
+#endif
 
+/// Per-ISA kernels, chosen at build time from the build machine's CPU (the ggml way: scalar
+/// reference → portable Swift SIMD → per-ISA). `POCKET_AVX512_VNNI` compiles the kernels that
+/// use `vpdpbusd` (64 byte products per instruction) through the toolchain's
+/// `_Builtin_intrinsics.intel` module; without it the portable kernels run.
+/// `POCKET_PORTABLE=1` turns both `-target-cpu native` and this off.
+let instructionSetKernels: [SwiftSetting] = {
+    #if os(Linux) && arch(x86_64)
+    guard let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+          let flagsLine = cpu.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+    else { return [] }
+    let flags = Set(flagsLine.split(separator: " ").map(String.init))
+    if ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"].allSatisfy(flags.contains) {
+        return [.define("POCKET_AVX512_VNNI")]
+    }
+    #endif
+    return []
+}()
+
+/// Every target that links the kernels gets the same settings: release builds inline kernels
+/// across modules, and kernel code compiled into a module without the CPU's features is slow
+/// (or, for the per-ISA kernels, uses an encoding the CPU may lack).
+///
 /// Kernels are only fast when the compiler may use the host's vector units: Swift's default
 /// x86-64 target has no FMA and no AVX, and some SIMD idioms fall back to per-lane calls
 /// (see docs/kernels.md). On x86-64 we therefore compile the numeric targets for the build
@@ -13,11 +38,12 @@ import PackageDescription
 let hostTuned: [SwiftSetting] = {
     #if arch(x86_64)
     if Context.environment["POCKET_PORTABLE"] == nil {
-        return [.unsafeFlags(["-target-cpu", "native"])]
+        return [.unsafeFlags(["-target-cpu", "native"])] + instructionSetKernels
     }
     #endif
     return []
 }()
+
 
 let package = Package(
     name: "Pocket",
@@ -55,15 +81,17 @@ let package = Package(
         // The public API (Apple's FoundationModels names).
         .target(
             name: "Pocket",
-            dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF"]),
+            dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF"],
+            swiftSettings: hostTuned),
         // Re-exports Pocket under Apple's module name.
         .target(name: "FoundationModels", dependencies: ["Pocket"]),
         // The `pocket` command-line tool.
         .executableTarget(
             name: "PocketCLI",
-            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"]),
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"],
+            swiftSettings: hostTuned),
         // `pocket-examples`: one runnable example per pattern in Apple's documentation.
-        .executableTarget(name: "PocketExamples", dependencies: ["Pocket"]),
+        .executableTarget(name: "PocketExamples", dependencies: ["Pocket"], swiftSettings: hostTuned),
         // The benchmark runner `pocket-bench` (sources in Benchmarks/).
         .executableTarget(
             name: "PocketBench",
@@ -72,18 +100,19 @@ let package = Package(
 
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"], exclude: ["Fixtures"]),
         .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
-                    resources: [.copy("Fixtures")]),
+                    resources: [.copy("Fixtures")], swiftSettings: hostTuned),
         .testTarget(
-            name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF", "PocketTransformer"], exclude: ["Fixtures"]),
+            name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF", "PocketTransformer"], exclude: ["Fixtures"],
+            swiftSettings: hostTuned),
         .testTarget(
             name: "PocketTransformerTests",
-            dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"]),
+            dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"], swiftSettings: hostTuned),
         .testTarget(
             name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF"]),
         .testTarget(
             name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PocketTests", dependencies: ["Pocket"]),
+        .testTarget(name: "PocketTests", dependencies: ["Pocket"], swiftSettings: hostTuned),
         // Runs the built `pocket` executable as a user would.
-        .testTarget(name: "PocketCLITests", dependencies: ["PocketCLI"]),
+        .testTarget(name: "PocketCLITests", dependencies: ["PocketCLI"], swiftSettings: hostTuned),
     ]
 )

@@ -11,6 +11,7 @@ let benchUsage = """
     usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json]
            pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
            pocket-bench grammar [--model PATH] [--json]  grammar mask and compile timings ($POCKET_MODEL)
+           pocket-bench kernels [--rounds N]       dot-product kernels, portable against this build's
 
     Without --model: the default model, its q2_K requantization (written with Pocket's quantizer
     when missing) and the synthetic 3B Q2_K model, each if present in Weights/ (missing ones are
@@ -23,6 +24,7 @@ do {
     switch arguments.first {
     case "synth": try SyntheticModelCommand.run(Array(arguments.dropFirst()))
     case "grammar": try GrammarBenchmarkCommand.run(Array(arguments.dropFirst()))
+    case "kernels": try KernelBenchmarkCommand.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(benchUsage)
     default: try ThroughputCommand.run(arguments)
     }

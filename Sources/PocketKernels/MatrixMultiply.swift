@@ -22,26 +22,26 @@ public enum MatrixMultiply {
         into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool
     ) {
         switch weights.type {
-        case .q4_1: quantized(Q4_1.self, weights, x, tokens, y, scratch, pool)
-        case .q8_0: quantized(Q8_0.self, weights, x, tokens, y, scratch, pool)
-        case .q2_K: quantized(Q2_K.self, weights, x, tokens, y, scratch, pool)
-        case .q4_0: quantized(Q4_0.self, weights, x, tokens, y, scratch, pool)
-        case .q6_K: quantized(Q6_K.self, weights, x, tokens, y, scratch, pool)
-        case .q4_K: quantized(Q4_K.self, weights, x, tokens, y, scratch, pool)
-        case .q3_K: quantized(Q3_K.self, weights, x, tokens, y, scratch, pool)
-        case .q5_0: quantized(Q5_0.self, weights, x, tokens, y, scratch, pool)
-        case .q5_1: quantized(Q5_1.self, weights, x, tokens, y, scratch, pool)
-        case .q5_K: quantized(Q5_K.self, weights, x, tokens, y, scratch, pool)
+        case .q4_1: quantized(Q4_1.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q8_0: quantized(Q8_0.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q2_K: quantized(Q2_K.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q4_0: quantized(Q4_0.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q6_K: quantized(Q6_K.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q4_K: quantized(Q4_K.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q3_K: quantized(Q3_K.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q5_0: quantized(Q5_0.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q5_1: quantized(Q5_1.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q5_K: quantized(Q5_K.Kernel.self, weights, x, tokens, y, scratch, pool)
         case .f32: float(weights, x, tokens, y, pool)
         default: dequantizing(weights, x, tokens, y, pool)
         }
     }
 
-    private static func quantized<F: QuantizedDotFormat>(
+    private static func quantized<F: DotKernel>(
         _ format: F.Type, _ w: WeightMatrix, _ x: UnsafePointer<Float>, _ tokens: Int,
         _ y: UnsafeMutablePointer<Float>, _ scratch: Q8Activations, _ pool: ThreadPool
     ) {
-        scratch.quantize(x, tokens: tokens, columns: w.columns, pool: pool)
+        scratch.quantize(x, tokens: tokens, columns: w.columns, layouts: F.activationLayouts, pool: pool)
         let blocks = w.columns / Q8Activations.blockSize
         let rows = w.rows
         // Rows in tiles: each group of four activation vectors is used for a whole tile of

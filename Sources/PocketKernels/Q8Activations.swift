@@ -40,6 +40,18 @@ public final class Q8Activations {
     /// `tokens × columns/16`, in the order of ``subBlockLane(_:)`` within each super-block (the
     /// mins' term of the k-quant kernels).
     public private(set) var scaledSubBlockSums: UnsafeMutablePointer<Float>
+    /// The same quantized values as ``values`` as bytes in plain order (``Layouts/bytes``): the
+    /// operand of byte dot-product instructions (`vpdpbusd`, NEON `sdot`).
+    public private(set) var bytes: UnsafeMutablePointer<Int8>
+    /// Sums of each four consecutive values of ``bytes``, `tokens × columns/4` (``Layouts/bytes``):
+    /// byte kernels whose weights carry an offset start each block's accumulator from
+    /// −offset × these sums.
+    public private(set) var groupSums: UnsafeMutablePointer<Int32>
+    /// The values of ``superValues`` (one scale per 256) as bytes in *plane order*
+    /// (``Layouts/superBytes``, see ``planeOrderPosition(_:)``).
+    public private(set) var superBytes: UnsafeMutablePointer<Int8>
+    /// The layouts the last ``quantize(_:tokens:columns:layouts:pool:)`` wrote.
+    public private(set) var layouts: Layouts = []
     /// Number of vectors currently held.
     public private(set) var tokens = 0
     /// Length of each vector (a multiple of 32).
@@ -56,6 +68,9 @@ public final class Q8Activations {
         superValues = .allocate(capacity: 0)
         superScales = .allocate(capacity: 0)
         scaledSubBlockSums = .allocate(capacity: 0)
+        bytes = .allocate(capacity: 0)
+        groupSums = .allocate(capacity: 0)
+        superBytes = .allocate(capacity: 0)
     }
 
     deinit {
@@ -67,18 +82,26 @@ public final class Q8Activations {
         superValues.deallocate()
         superScales.deallocate()
         scaledSubBlockSums.deallocate()
+        bytes.deallocate()
+        groupSums.deallocate()
+        superBytes.deallocate()
     }
 
     /// Quantizes `tokens` vectors of `columns` floats stored one after another at `x`.
     ///
     /// - Parameters:
+    ///   - layouts: The layouts to write (the kernels about to run name theirs in
+    ///     ``QuantizedDotFormat/activationLayouts``); ``scales`` and ``sums`` are always written.
     ///   - pool: When given and there are several vectors, they are quantized in parallel.
     /// - Precondition: `columns` is a multiple of 32.
-    public func quantize(_ x: UnsafePointer<Float>, tokens: Int, columns: Int, pool: ThreadPool? = nil) {
+    public func quantize(
+        _ x: UnsafePointer<Float>, tokens: Int, columns: Int, layouts: Layouts = .all, pool: ThreadPool? = nil
+    ) {
         precondition(columns % Self.blockSize == 0, "Q8 activations need a multiple of 32 columns")
         reserve(tokens * columns)
         self.tokens = tokens
         self.columns = columns
+        self.layouts = layouts
         if let pool, tokens > 1 {
             pool.parallelFor(tokens) { range in
                 for t in range { self.quantizeToken(t, x) }
@@ -94,22 +117,56 @@ public final class Q8Activations {
         // dynamic exclusivity check.
         let values = values, pairValues = pairValues, scales = scales, sums = sums, halfSums = halfSums
         let superValues = superValues, superScales = superScales, scaledSubBlockSums = scaledSubBlockSums
-        let columns = columns
+        let bytes = bytes, groupSums = groupSums, superBytes = superBytes
+        let columns = columns, layouts = layouts
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
-            let (low, high) = Self.quantizeBlock(
-                x + b * 32, values: values + b * 32, pairValues: pairValues + b * 32, scale: &scales[b], sum: &sums[b])
-            // Lane order keeps each half block in its own 16 lanes.
-            let group = (2 * b) & ~15
-            halfSums[group + Self.halfSumIndex((2 * b) & 15)] = scales[b] * Float(low)
-            halfSums[group + Self.halfSumIndex((2 * b + 1) & 15)] = scales[b] * Float(high)
+            let (qLow, qHigh) = Self.quantizeBlock(x + b * 32, scale: &scales[b], sum: &sums[b])
+            if layouts.contains(.lanes) {
+                let out = UnsafeMutableRawPointer(values + b * 32)
+                out.storeBytes(of: Self.laneOrdered(qLow), as: SIMD16<Int32>.self)
+                out.storeBytes(of: Self.laneOrdered(qHigh), toByteOffset: 64, as: SIMD16<Int32>.self)
+                // Lane order keeps each half block in its own 16 lanes.
+                let group = (2 * b) & ~15
+                halfSums[group + Self.halfSumIndex((2 * b) & 15)] = scales[b] * Float(qLow.wrappedSum())
+                halfSums[group + Self.halfSumIndex((2 * b + 1) & 15)] = scales[b] * Float(qHigh.wrappedSum())
+            }
+            if layouts.contains(.pairs) {
+                UnsafeMutableRawPointer(pairValues + b * 32).storeBytes(of: Self.pairOrdered(qLow, qHigh), as: SIMD16<Int32>.self)
+            }
+            if layouts.contains(.bytes) {
+                Self.storeBytes(qLow, qHigh, bytes: bytes + b * 32, groupSums: groupSums + b * 8)
+            }
         }
-        guard columns % Self.superBlockSize == 0 else { return }
+        guard columns % Self.superBlockSize == 0, !layouts.isDisjoint(with: [.superBlocks, .superBytes]) else { return }
         let perToken = columns / Self.superBlockSize
         for s in (t * perToken)..<((t + 1) * perToken) {
             Self.quantizeSuperBlock(
-                x + s * 256, values: superValues + s * 256, scale: &superScales[s], sums: scaledSubBlockSums + s * 16)
+                x + s * 256, values: layouts.contains(.superBlocks) ? superValues + s * 256 : nil,
+                bytes: layouts.contains(.superBytes) ? superBytes + s * 256 : nil,
+                scale: &superScales[s], sums: scaledSubBlockSums + s * 16)
         }
+    }
+
+    /// Which arrangements of the quantized values ``quantize(_:tokens:columns:layouts:pool:)``
+    /// writes: each kernel reads one (ggml's `vec_dot_type`), so only those of the weights
+    /// about to be multiplied are built.
+    public struct Layouts: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// ``values`` (Int32, lane order) and ``halfSums``.
+        public static let lanes = Layouts(rawValue: 1)
+        /// ``pairValues`` (Int16, pair order).
+        public static let pairs = Layouts(rawValue: 2)
+        /// ``superValues`` (Int16, super-block order, one scale per 256), ``superScales`` and
+        /// ``scaledSubBlockSums``.
+        public static let superBlocks = Layouts(rawValue: 4)
+        /// ``bytes`` (plain order, one scale per 32) and ``groupSums``.
+        public static let bytes = Layouts(rawValue: 8)
+        /// ``superBytes`` (plane order, one scale per 256), ``superScales`` and ``scaledSubBlockSums``.
+        public static let superBytes = Layouts(rawValue: 16)
+        /// Every layout (tests, and callers that do not know the weights).
+        public static let all: Layouts = [.lanes, .pairs, .superBlocks, .bytes, .superBytes]
     }
 
     /// Values per super-block of the k-quant layout.
@@ -126,6 +183,19 @@ public final class Q8Activations {
     /// Scaled sub-block sums of token `t`.
     @inline(__always) public func scaledSubBlockSums(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(scaledSubBlockSums + t * columns / 16)
+    }
+
+    /// Plain-order bytes of token `t`.
+    @inline(__always) public func bytes(token t: Int) -> UnsafePointer<Int8> {
+        UnsafePointer(bytes + t * columns)
+    }
+    /// Sums of four consecutive values of token `t`.
+    @inline(__always) public func groupSums(token t: Int) -> UnsafePointer<Int32> {
+        UnsafePointer(groupSums + t * columns / 4)
+    }
+    /// Plane-ordered super-block bytes of token `t` (valid when `columns` is a multiple of 256).
+    @inline(__always) public func superBytes(token t: Int) -> UnsafePointer<Int8> {
+        UnsafePointer(superBytes + t * columns)
     }
 
     /// Pair-ordered values of token `t`.
@@ -153,6 +223,11 @@ public final class Q8Activations {
     private func reserve(_ count: Int) {
         guard count > capacity else { return }
         values.deallocate(); scales.deallocate(); sums.deallocate(); halfSums.deallocate()
+        pairValues.deallocate(); superValues.deallocate(); superScales.deallocate(); scaledSubBlockSums.deallocate()
+        bytes.deallocate(); groupSums.deallocate(); superBytes.deallocate()
+        bytes = .allocate(capacity: count)
+        groupSums = .allocate(capacity: count / 4)
+        superBytes = .allocate(capacity: count)
         values = .allocate(capacity: count)
         scales = .allocate(capacity: count / Self.blockSize)
         sums = .allocate(capacity: count / Self.blockSize)
@@ -165,12 +240,10 @@ public final class Q8Activations {
         capacity = count
     }
 
-    /// Quantizes one block of 32 floats; returns the integer sums of its two halves.
+    /// Quantizes one block of 32 floats; returns its two halves' integers (elements 0..<16 and
+    /// 16..<32) in plain order.
     @inline(__always)
-    static func quantizeBlock(
-        _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int32>, pairValues: UnsafeMutablePointer<Int16>,
-        scale: inout Float, sum: inout Float
-    ) -> (Int32, Int32) {
+    static func quantizeBlock(_ x: UnsafePointer<Float>, scale: inout Float, sum: inout Float) -> (SIMD16<Int32>, SIMD16<Int32>) {
         let raw = UnsafeRawPointer(x)
         let low = raw.loadUnaligned(as: SIMD16<Float>.self)
         let high = raw.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
@@ -179,14 +252,39 @@ public final class Q8Activations {
         let d = amax / 127
         let inverse: Float = amax != 0 ? 127 / amax : 0
         let qLow = roundedToIntegers(low * inverse), qHigh = roundedToIntegers(high * inverse)
-        let out = UnsafeMutableRawPointer(values)
-        out.storeBytes(of: laneOrdered(qLow), as: SIMD16<Int32>.self)
-        out.storeBytes(of: laneOrdered(qHigh), toByteOffset: 64, as: SIMD16<Int32>.self)
-        UnsafeMutableRawPointer(pairValues).storeBytes(of: pairOrdered(qLow, qHigh), as: SIMD16<Int32>.self)
-        let lowSum = qLow.wrappedSum(), highSum = qHigh.wrappedSum()
         scale = Float(Float16(d))
-        sum = Float(Float16(d * Float(lowSum &+ highSum)))
-        return (lowSum, highSum)
+        sum = Float(Float16(d * Float(qLow.wrappedSum() &+ qHigh.wrappedSum())))
+        return (qLow, qHigh)
+    }
+
+    /// Stores a block's integers as 32 bytes and the sums of each four of them.
+    @inline(__always)
+    static func storeBytes(
+        _ low: SIMD16<Int32>, _ high: SIMD16<Int32>, bytes: UnsafeMutablePointer<Int8>, groupSums: UnsafeMutablePointer<Int32>
+    ) {
+        let out = UnsafeMutableRawPointer(bytes)
+        out.storeBytes(of: narrowed(low), as: SIMD16<Int8>.self)
+        out.storeBytes(of: narrowed(high), toByteOffset: 16, as: SIMD16<Int8>.self)
+        UnsafeMutableRawPointer(groupSums).storeBytes(of: quadSums(low), as: SIMD4<Int32>.self)
+        UnsafeMutableRawPointer(groupSums).storeBytes(of: quadSums(high), toByteOffset: 16, as: SIMD4<Int32>.self)
+    }
+
+    /// Lanes 4i…4i+3 summed into lane i.
+    @inline(__always)
+    static func quadSums(_ v: SIMD16<Int32>) -> SIMD4<Int32> {
+        let even = SIMD8(v[0], v[2], v[4], v[6], v[8], v[10], v[12], v[14])
+        let odd = SIMD8(v[1], v[3], v[5], v[7], v[9], v[11], v[13], v[15])
+        let pairs = even &+ odd
+        return SIMD4(pairs[0], pairs[2], pairs[4], pairs[6]) &+ SIMD4(pairs[1], pairs[3], pairs[5], pairs[7])
+    }
+
+    /// Sixteen integers in −127…127 as bytes. (A generic narrowing conversion of SIMD lanes is
+    /// a library call; this is element moves the compiler turns into one pack instruction.)
+    @inline(__always)
+    static func narrowed(_ v: SIMD16<Int32>) -> SIMD16<Int8> {
+        var out = SIMD16<Int8>()
+        for i in 0..<16 { out[i] = Int8(truncatingIfNeeded: v[i]) }
+        return out
     }
 
     /// Elements `0..<32` (`low`: 0..<16, `high`: 16..<32) as 16-bit values in pair order,
@@ -227,8 +325,8 @@ public final class Q8Activations {
     /// super-block order and the scaled sum of each 16 of them.
     @inline(__always)
     static func quantizeSuperBlock(
-        _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int16>, scale: inout Float,
-        sums: UnsafeMutablePointer<Float>
+        _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int16>?, bytes: UnsafeMutablePointer<Int8>?,
+        scale: inout Float, sums: UnsafeMutablePointer<Float>
     ) {
         let raw = UnsafeRawPointer(x)
         var amax = SIMD16<Float>()
@@ -239,15 +337,31 @@ public final class Q8Activations {
         for s in 0..<16 {
             let q = roundedToIntegers(raw.loadUnaligned(fromByteOffset: 64 * s, as: SIMD16<Float>.self) * inverse)
             sums[subBlockLane(s)] = scale * Float(q.wrappedSum())
-            // Sub-block s = 8h + 2j + f: its even and odd elements go to the two 32-value
-            // halves of plane j, at lanes 8g…8g+7 (g = 2h + f); see superBlockPosition(_:).
-            let j = (s >> 1) & 3, g = 2 * (s >> 3) + (s & 1)
-            let base = values + 64 * j + 8 * g
-            for k in 0..<8 {
-                base[k] = Int16(truncatingIfNeeded: q[2 * k])
-                base[32 + k] = Int16(truncatingIfNeeded: q[2 * k + 1])
+            if let values {
+                // Sub-block s = 8h + 2j + f: its even and odd elements go to the two 32-value
+                // halves of plane j, at lanes 8g…8g+7 (g = 2h + f); see superBlockPosition(_:).
+                let j = (s >> 1) & 3, g = 2 * (s >> 3) + (s & 1)
+                let base = values + 64 * j + 8 * g
+                for k in 0..<8 {
+                    base[k] = Int16(truncatingIfNeeded: q[2 * k])
+                    base[32 + k] = Int16(truncatingIfNeeded: q[2 * k + 1])
+                }
+            }
+            if let bytes {
+                UnsafeMutableRawPointer(bytes).storeBytes(
+                    of: narrowed(q), toByteOffset: planeOrderPosition(16 * s), as: SIMD16<Int8>.self)
             }
         }
+    }
+
+    /// Where value `i` (0..<256) of a super-block is stored in plane order: the 2-bit k-quants
+    /// (Q2_K, Q3_K) hold weight `128h + 32j + l` in bits `2j…2j+1` of byte `32h + l`, so
+    /// shifting their 64 bytes by `2j` gives weights `32j…32j+31` then `128+32j…`; plane order
+    /// stores the activations the same way, `64j + 32h + l`, so one byte dot product covers a
+    /// plane. (Sixteen consecutive values stay consecutive.)
+    @inline(__always) public static func planeOrderPosition(_ i: Int) -> Int {
+        let h = i >> 7, j = (i >> 5) & 3, l = i & 31
+        return 64 * j + 32 * h + l
     }
 
     /// Where value `i` (0..<256) of a super-block is stored in super-block order.

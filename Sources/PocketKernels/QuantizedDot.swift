@@ -1,9 +1,8 @@
-/// A block format whose rows can be dotted with ``Q8Activations`` using integer arithmetic.
-///
-/// Each conforming format provides a SIMD kernel and the scalar reference it is tested against.
-/// Adding a new weight format to the matrix products is one new file with one conformance and
-/// one line in ``MatrixMultiply``'s dispatch.
-public protocol QuantizedDotFormat: BlockFormat {
+/// A dot-product kernel of one block format with ``Q8Activations``: what ``MatrixMultiply``
+/// calls. Every ``QuantizedDotFormat`` is one (its portable Swift-SIMD kernel); per-ISA kernels
+/// are separate types (e.g. `Q8_0.AVX512`) that a format names as its ``QuantizedDotFormat/Kernel``
+/// on builds for that instruction set.
+public protocol DotKernel {
     /// Dot product of one weight row (`blocks` consecutive blocks) with one activation vector.
     ///
     /// - Parameters:
@@ -12,16 +11,32 @@ public protocol QuantizedDotFormat: BlockFormat {
     ///   - blocks: Number of 32-weight activation blocks (the row length divided by 32).
     static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float
 
-    /// The same product computed one element at a time, for tests.
-    static func dotReference(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float
-
     /// Dot products of one weight row with four activation vectors (a prefill batch), which
     /// lets a kernel unpack the row's weights once for all four. Must equal four ``dot`` calls
     /// up to float rounding; the default implementation is exactly those calls.
     static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float>
+
+    /// The activation layouts the kernel reads (ggml's `vec_dot_type`): only these are built
+    /// before a product.
+    static var activationLayouts: Q8Activations.Layouts { get }
 }
 
-extension QuantizedDotFormat {
+/// A block format whose rows can be dotted with ``Q8Activations`` using integer arithmetic.
+///
+/// Each conforming format provides a portable SIMD kernel (its ``DotKernel`` conformance) and
+/// the scalar reference it is tested against; ``Kernel`` is the fastest kernel of this build.
+/// Adding a new weight format to the matrix products is one new file with one conformance and
+/// one line in ``MatrixMultiply``'s dispatch.
+public protocol QuantizedDotFormat: BlockFormat, DotKernel {
+    /// The kernel ``MatrixMultiply`` uses on this build: a per-ISA kernel where the build
+    /// machine's CPU has one (`POCKET_AVX512_VNNI`), otherwise the format itself.
+    associatedtype Kernel: DotKernel = Self
+
+    /// The same product computed one element at a time, for tests.
+    static func dotReference(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float
+}
+
+extension DotKernel {
     @inline(__always)
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
         SIMD4(dot(row: row, x.0, blocks: blocks), dot(row: row, x.1, blocks: blocks),
@@ -47,6 +62,12 @@ public struct Q8Vector {
     public let superScales: UnsafePointer<Float>
     /// Sums of each 16 ``superValues`` times their scale, in ``Q8Activations/subBlockLane(_:)`` order.
     public let scaledSubBlockSums: UnsafePointer<Float>
+    /// The values as bytes in plain order (``Q8Activations/Layouts/bytes``).
+    public let bytes: UnsafePointer<Int8>
+    /// Sums of each four consecutive ``bytes``.
+    public let groupSums: UnsafePointer<Int32>
+    /// The super-block values as bytes in plane order (``Q8Activations/planeOrderPosition(_:)``).
+    public let superBytes: UnsafePointer<Int8>
 }
 
 extension Q8Activations {
@@ -55,7 +76,8 @@ extension Q8Activations {
         Q8Vector(
             values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t),
             pairValues: pairValues(token: t), superValues: superValues(token: t), superScales: superScales(token: t),
-            scaledSubBlockSums: scaledSubBlockSums(token: t))
+            scaledSubBlockSums: scaledSubBlockSums(token: t), bytes: bytes(token: t), groupSums: groupSums(token: t),
+            superBytes: superBytes(token: t))
     }
 }
 

@@ -11,6 +11,9 @@
 // by its scale. The sixteen mins meet the activations' scaled sub-block sums in one float multiply-add.
 
 extension Q2_K: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/superBlocks``.
+    public static var activationLayouts: Q8Activations.Layouts { .superBlocks }
+
     /// Per-lane shifts that bring scale byte `8h + 2j + f` of ``spreadScales(_:)``'s lane `4g + j`
     /// (`g = 2h + f`) to the bottom.
     @usableFromInline static let scaleShifts = SIMD16<UInt32>(0, 16, 0, 16, 8, 24, 8, 24, 0, 16, 0, 16, 8, 24, 8, 24)

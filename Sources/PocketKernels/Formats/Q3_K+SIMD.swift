@@ -16,6 +16,9 @@
 // The sixteen 6-bit scales are unpacked four at a time from the 12 packed bytes as 32-bit words.
 
 extension Q3_K: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/lanes``.
+    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+
     @inline(__always)
     public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
         var products = SIMD16<Float>()

@@ -8,6 +8,9 @@
 // the sixteen float lanes are summed once at the end.
 
 extension Q4_0: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/lanes``.
+    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+
     @inline(__always)
     public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
         var products = SIMD16<Float>()

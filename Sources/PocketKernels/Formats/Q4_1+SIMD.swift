@@ -7,6 +7,9 @@
 // one 16-bit multiply covers the block and adjacent products share a group of four weights.
 
 extension Q4_1: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/pairs``.
+    public static var activationLayouts: Q8Activations.Layouts { .pairs }
+
     /// Per-lane shifts: lane group `k` of the repeated nibble bytes is shifted by `4k`, which
     /// brings each nibble to the bottom of a 16-bit half in the activations' pair order.
     @usableFromInline static let nibbleShifts = SIMD16<UInt32>(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12)

@@ -12,6 +12,9 @@
 // The 6-bit scales and mins are unpacked four at a time from the 12 packed bytes as 32-bit words.
 
 extension Q4_K: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/lanes``.
+    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+
     /// Lane 4k+m of the repeated mins words (m0…3, m0…3, m4…7, m4…7) holds the min of half
     /// block 4m+k, sub-block 2m + k/2, at bit 16(m % 2) + 8(k / 2).
     /// (Copied into a local before the loops: see ``IntegerLanes/byteShifts``.)

@@ -7,6 +7,9 @@
 // lane 4k+m (``highBitShifts``) they line up with the same weights.
 
 extension Q5_0: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/lanes``.
+    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+
     /// Lane 4k+m: 4m+k, the weight (of a half block) that lane holds in lane order.
     static let highBitShifts = SIMD16<UInt32>(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
 

@@ -8,6 +8,9 @@
 // Lane magnitudes stay below 2·31·127·63 < 2^19.
 
 extension Q5_K: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/lanes``.
+    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+
     @inline(__always)
     public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
         var products = SIMD16<Float>()

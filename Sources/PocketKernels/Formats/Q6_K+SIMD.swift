@@ -13,6 +13,9 @@
 // does with its mins, measured no faster.)
 
 extension Q6_K: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/lanes``.
+    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+
     @inline(__always)
     public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
         var products = SIMD16<Float>()

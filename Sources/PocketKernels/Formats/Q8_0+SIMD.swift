@@ -6,6 +6,9 @@
 // each) so that the float accumulation keeps its order.
 
 extension Q8_0: QuantizedDotFormat {
+    /// Reads ``Q8Activations/Layouts/lanes``.
+    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+
     @inline(__always)
     public static func dot(
         row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int

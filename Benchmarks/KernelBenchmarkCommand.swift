@@ -1,0 +1,70 @@
+import Foundation
+import PocketGGUF
+import PocketKernels
+
+/// `pocket-bench kernels`: each format's dot-product kernels on one thread, portable Swift SIMD
+/// against this build's per-ISA kernel, in alternating rounds so both see the same machine.
+///
+/// A 256-row matrix of random blocks (rows of 4096 weights, 0.3–1.1 MB) is multiplied four
+/// times with one activation vector (`dot`, decode) and with four (`dot4`, prefill). Rates are
+/// G weights per second, best of the rounds; the matrix stays in the caches, so this measures
+/// the kernels' arithmetic, not memory bandwidth.
+enum KernelBenchmarkCommand {
+    static func run(_ arguments: [String]) throws {
+        var rounds = 5
+        var i = 0
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--rounds":
+                guard i + 1 < arguments.count, let r = Int(arguments[i + 1]), r > 0 else { throw BenchError.usage("--rounds needs a positive number") }
+                rounds = r
+                i += 2
+            default: throw BenchError.usage("unknown option \(arguments[i])")
+            }
+        }
+        print("kernel   portable dot  dot4    this build dot  dot4   (G weights/s, one thread, best of \(rounds))")
+        func row<F: QuantizedDotFormat>(_ format: F.Type) {
+            let portable = measure(F.self, F.self, rounds: rounds)
+            let native = F.Kernel.self == F.self ? portable : measure(F.self, F.Kernel.self, rounds: rounds)
+            print(String(format: "%-8@ %8.1f %6.1f        %8.1f %6.1f%@", F.type.name as NSString, portable.0, portable.1,
+                         native.0, native.1, (F.Kernel.self == F.self ? "  (portable)" : "") as NSString))
+        }
+        row(Q2_K.self); row(Q3_K.self); row(Q4_K.self); row(Q5_K.self); row(Q6_K.self)
+        row(Q4_0.self); row(Q4_1.self); row(Q5_0.self); row(Q5_1.self); row(Q8_0.self)
+    }
+
+    /// (dot, dot4) rates of kernel `K` on random rows of format `F`.
+    static func measure<F: QuantizedDotFormat, K: DotKernel>(_ format: F.Type, _ kernel: K.Type, rounds: Int) -> (Double, Double) {
+        let columns = 4096, rows = 256, passes = 4
+        let rowBytes = F.type.byteCount(elements: columns)!
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
+        defer { bytes.deallocate() }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for k in 0..<(rows * rowBytes) {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            bytes.storeBytes(of: UInt8(truncatingIfNeeded: state >> 33), toByteOffset: k, as: UInt8.self)
+        }
+        // Keep every fp16 field finite: a byte pattern with exponent 31 would be NaN or infinite.
+        for k in stride(from: 1, to: rows * rowBytes, by: 2) {
+            let byte = bytes.load(fromByteOffset: k, as: UInt8.self)
+            bytes.storeBytes(of: byte & 0x3B, toByteOffset: k, as: UInt8.self)
+        }
+        let x = (0..<(4 * columns)).map { Float(($0 * 7919) % 255) / 127 - 1 }
+        let a = Q8Activations()
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 4, columns: columns) }
+        let v = (a.vector(token: 0), a.vector(token: 1), a.vector(token: 2), a.vector(token: 3))
+        var sink: Float = 0
+        var best = (0.0, 0.0)
+        for _ in 0..<rounds {
+            let single = Machine.time {
+                for _ in 0..<passes { for r in 0..<rows { sink += K.dot(row: bytes + r * rowBytes, v.0, blocks: columns / 32) } }
+            }
+            let four = Machine.time {
+                for _ in 0..<passes { for r in 0..<rows { sink += K.dot4(row: bytes + r * rowBytes, v, blocks: columns / 32).sum() } }
+            }
+            best = (max(best.0, Double(passes * rows * columns) / single / 1e9), max(best.1, Double(4 * passes * rows * columns) / four / 1e9))
+        }
+        if sink.isNaN { FileHandle.standardError.write(Data("(NaN)\n".utf8)) }
+        return best
+    }
+}

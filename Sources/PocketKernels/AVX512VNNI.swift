@@ -1,0 +1,63 @@
+// The byte dot-product instructions of AVX-512 VNNI, on Swift SIMD values.
+//
+// `vpdpbusd` multiplies 4 unsigned bytes of one operand with the 4 signed bytes at the same
+// place in the other and adds the four products to a 32-bit lane: 64 multiply-adds per 512-bit
+// instruction, where the portable kernels spend two 32-bit multiplies on 16 (see
+// docs/kernels.md). The toolchain's Clang module `_Builtin_intrinsics.intel` exposes it; its
+// vector types have the bits of Swift's SIMD types. Compiled only when Package.swift finds the
+// instructions on the build machine (`POCKET_AVX512_VNNI`).
+
+#if POCKET_AVX512_VNNI
+import _Builtin_intrinsics.intel
+
+/// The AVX-512 VNNI and BW instructions the `AVX512` kernels use.
+package enum VNNI {
+    /// `accumulator` plus, per 32-bit lane, the four products of the unsigned bytes of
+    /// `unsigned` with the signed bytes of `signed` in that lane (`vpdpbusd`, 256 bits).
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD8<Int32>, _ unsigned: SIMD8<UInt32>, _ signed: SIMD8<UInt32>) -> SIMD8<Int32> {
+        // The masked form with every lane selected: the unmasked 256-bit intrinsic is a C macro
+        // Swift cannot import, and `_mm256_dpbusd_avx_epi32` is the VEX encoding of AVX-VNNI,
+        // which AVX-512 CPUs such as Zen 4/5 do not all have.
+        unsafeBitCast(
+            _mm256_mask_dpbusd_epi32(
+                unsafeBitCast(accumulator, to: __m256i.self), 0xFF, unsafeBitCast(unsigned, to: __m256i.self),
+                unsafeBitCast(signed, to: __m256i.self)),
+            to: SIMD8<Int32>.self)
+    }
+
+    /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD16<Int32>, _ unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
+        unsafeBitCast(
+            _mm512_dpbusd_epi32(
+                unsafeBitCast(accumulator, to: __m512i.self), unsafeBitCast(unsigned, to: __m512i.self),
+                unsafeBitCast(signed, to: __m512i.self)),
+            to: SIMD16<Int32>.self)
+    }
+
+    /// The two fp16 numbers at `pointer + offset` (e.g. a block's scale and minimum) as
+    /// floats, with the CPU's conversion instruction (`vcvtph2ps`): exact, like
+    /// ``IntegerLanes/half(_:_:)``, in two instructions instead of a dozen.
+    @inline(__always)
+    package static func halves(_ pointer: UnsafeRawPointer, _ offset: Int) -> SIMD2<Float> {
+        let bits = pointer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+        let floats = unsafeBitCast(_mm_cvtph_ps(_mm_cvtsi32_si128(bits)), to: SIMD4<Float>.self)
+        return floats.lowHalf
+    }
+
+    /// The fp16 number at `pointer + offset` as a float (see ``halves(_:_:)``).
+    @inline(__always)
+    package static func half(_ pointer: UnsafeRawPointer, _ offset: Int) -> Float {
+        let bits = Int32(pointer.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+        return unsafeBitCast(_mm_cvtph_ps(_mm_cvtsi32_si128(bits)), to: SIMD4<Float>.self)[0]
+    }
+
+    /// 32 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere
+    /// (`vpmovm2b`).
+    @inline(__always)
+    package static func byteMask(_ bits: UInt32) -> SIMD8<UInt32> {
+        unsafeBitCast(_mm256_movm_epi8(bits), to: SIMD8<UInt32>.self)
+    }
+}
+#endif

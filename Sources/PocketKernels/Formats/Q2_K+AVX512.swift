@@ -1,0 +1,125 @@
+// Q2_K with AVX-512 VNNI: four `vpdpbusd` per super-block.
+//
+// The 64 bytes of 2-bit values shifted right by 2j and masked are plane j: weights 32j…32j+31
+// (bytes 0…31) and 128+32j… (bytes 32…63), unsigned. The activations' super-block bytes are
+// stored in the same plane order (``Q8Activations/planeOrderPosition(_:)``), so one byte dot
+// product per plane gives sixteen lanes of four products, four lanes per sub-block
+// (2j, 2j+1, 8+2j, 9+2j). Each lane is multiplied by its sub-block's scale and the planes are
+// added in integers; the mins meet the activations' scaled sub-block sums in one float
+// multiply-add, as in the portable kernel:
+//   Σ_s (d·sc_s·Σ q·x − dmin·m_s·Σ x)·a
+
+#if POCKET_AVX512_VNNI
+extension Q2_K {
+    public typealias Kernel = AVX512
+
+    /// The AVX-512 VNNI kernel of ``Q2_K`` (reads ``Q8Activations/Layouts/superBytes``).
+    public enum AVX512: DotKernel {
+        public static var activationLayouts: Q8Activations.Layouts { .superBytes }
+
+        /// Per-lane shifts that bring the scale byte of lane L's sub-block (plane 0 or 2) to the
+        /// bottom: lanes 4…7 and 12…15 belong to the odd sub-block, one byte further.
+        static let laneShifts = SIMD16<UInt32>(0, 0, 0, 0, 8, 8, 8, 8, 0, 0, 0, 0, 8, 8, 8, 8)
+
+        @inline(__always)
+        public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
+            var sum = SIMD16<Float>()
+            var block = row
+            var values = UnsafeRawPointer(x.superBytes)
+            var sums = UnsafeRawPointer(x.scaledSubBlockSums)
+            let shifts = laneShifts, minShifts = Q2_K.scaleShifts
+            for sb in 0..<(blocks / 8) {
+                let c = planeScales(block, shifts)
+                let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD16<UInt32>.self)
+                @inline(__always) func planeProducts(_ j: Int) -> SIMD16<Int32> {
+                    VNNI.dot(.zero, plane(qs, j), values.loadUnaligned(fromByteOffset: 64 * j, as: SIMD16<UInt32>.self))
+                }
+                var products = planeProducts(0) &* c.0
+                products &+= planeProducts(1) &* c.1
+                products &+= planeProducts(2) &* c.2
+                products &+= planeProducts(3) &* c.3
+                let scales = VNNI.halves(block, dOffset)
+                let d = scales[0] * x.superScales[sb], dmin = scales[1]
+                sum.addProduct(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
+                sum.addProduct(IntegerLanes.exactFloats(mins(block, minShifts)) * -dmin, sums.loadUnaligned(as: SIMD16<Float>.self))
+                block += bytesPerBlock
+                values += 256
+                sums += 64
+            }
+            return sum.sum()
+        }
+
+        /// Four activation vectors at once: each super-block's planes and scales are unpacked
+        /// once; every vector gets exactly the operations of ``dot(row:_:blocks:)``.
+        @inline(never)
+        public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+            var sum0 = SIMD16<Float>(), sum1 = SIMD16<Float>(), sum2 = SIMD16<Float>(), sum3 = SIMD16<Float>()
+            let v0 = UnsafeRawPointer(x.0.superBytes), v1 = UnsafeRawPointer(x.1.superBytes)
+            let v2 = UnsafeRawPointer(x.2.superBytes), v3 = UnsafeRawPointer(x.3.superBytes)
+            let s0 = UnsafeRawPointer(x.0.scaledSubBlockSums), s1 = UnsafeRawPointer(x.1.scaledSubBlockSums)
+            let s2 = UnsafeRawPointer(x.2.scaledSubBlockSums), s3 = UnsafeRawPointer(x.3.scaledSubBlockSums)
+            let shifts = laneShifts, minShifts = Q2_K.scaleShifts
+            var block = row
+            for sb in 0..<(blocks / 8) {
+                let c = planeScales(block, shifts)
+                let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD16<UInt32>.self)
+                let w0 = plane(qs, 0), w1 = plane(qs, 1), w2 = plane(qs, 2), w3 = plane(qs, 3)
+                @inline(__always) func products(_ v: UnsafeRawPointer) -> SIMD16<Float> {
+                    @inline(__always) func load(_ j: Int) -> SIMD16<UInt32> {
+                        v.loadUnaligned(fromByteOffset: 256 * sb + 64 * j, as: SIMD16<UInt32>.self)
+                    }
+                    var p = VNNI.dot(.zero, w0, load(0)) &* c.0
+                    p &+= VNNI.dot(.zero, w1, load(1)) &* c.1
+                    p &+= VNNI.dot(.zero, w2, load(2)) &* c.2
+                    p &+= VNNI.dot(.zero, w3, load(3)) &* c.3
+                    return IntegerLanes.exactFloats(p)
+                }
+                let scales = VNNI.halves(block, dOffset), d = scales[0]
+                let offsets = IntegerLanes.exactFloats(mins(block, minShifts)) * -scales[1]
+                @inline(__always) func sums(_ s: UnsafeRawPointer) -> SIMD16<Float> {
+                    s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self)
+                }
+                sum0.addProduct(products(v0), SIMD16(repeating: d * x.0.superScales[sb]))
+                sum1.addProduct(products(v1), SIMD16(repeating: d * x.1.superScales[sb]))
+                sum2.addProduct(products(v2), SIMD16(repeating: d * x.2.superScales[sb]))
+                sum3.addProduct(products(v3), SIMD16(repeating: d * x.3.superScales[sb]))
+                sum0.addProduct(offsets, sums(s0))
+                sum1.addProduct(offsets, sums(s1))
+                sum2.addProduct(offsets, sums(s2))
+                sum3.addProduct(offsets, sums(s3))
+                block += bytesPerBlock
+            }
+            return SIMD4(sum0.sum(), sum1.sum(), sum2.sum(), sum3.sum())
+        }
+
+        /// Plane j of the 2-bit values: weights 32j…32j+31 and 128+32j…, one per byte.
+        @inline(__always)
+        static func plane(_ qs: SIMD16<UInt32>, _ j: Int) -> SIMD16<UInt32> {
+            (qs &>> UInt32(2 * j)) & 0x0303_0303
+        }
+
+        /// Each plane's sub-block scales, lane L holding the scale of the sub-block its
+        /// products belong to: 2j + (L/4)%2 + 8·(L/8).
+        @inline(__always)
+        static func planeScales(
+            _ block: UnsafeRawPointer, _ shifts: SIMD16<UInt32>
+        ) -> (SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>, SIMD16<Int32>) {
+            // Scale byte s is byte s%4 of word s/4: planes 0, 1 read words 0 (lanes 0…7) and 2
+            // (lanes 8…15); planes 2, 3 words 1 and 3; odd planes two bytes further.
+            let w = block.loadUnaligned(fromByteOffset: scalesOffset, as: SIMD4<UInt32>.self)
+            let low = SIMD16(lowHalf: SIMD8(repeating: w[0]), highHalf: SIMD8(repeating: w[2]))
+            let high = SIMD16(lowHalf: SIMD8(repeating: w[1]), highHalf: SIMD8(repeating: w[3]))
+            @inline(__always) func scales(_ v: SIMD16<UInt32>, _ extra: UInt32) -> SIMD16<Int32> {
+                unsafeBitCast((v &>> (shifts &+ extra)) & 0xF, to: SIMD16<Int32>.self)
+            }
+            return (scales(low, 0), scales(low, 16), scales(high, 0), scales(high, 16))
+        }
+
+        /// The sixteen mins in ``Q8Activations/subBlockLane(_:)`` order (that of the scaled sums).
+        @inline(__always)
+        static func mins(_ block: UnsafeRawPointer, _ shifts: SIMD16<UInt32>) -> SIMD16<Int32> {
+            Q2_K.scalesAndMins(block, shifts).1
+        }
+    }
+}
+#endif
