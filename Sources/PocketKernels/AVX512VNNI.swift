@@ -53,6 +53,29 @@ package enum VNNI {
         return unsafeBitCast(_mm_cvtph_ps(_mm_cvtsi32_si128(bits)), to: SIMD4<Float>.self)[0]
     }
 
+    /// 64 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere.
+    @inline(__always)
+    package static func byteMask(_ bits: UInt64) -> SIMD16<UInt32> {
+        unsafeBitCast(_mm512_movm_epi8(bits), to: SIMD16<UInt32>.self)
+    }
+
+    /// Lanes 0…7 `pair[0]`, lanes 8…15 `pair[1]` (`vpermps`): one scale per 32-value block
+    /// for a product that covers two blocks.
+    @inline(__always)
+    package static func spread(_ pair: SIMD2<Float>) -> SIMD16<Float> {
+        let wide = SIMD4(lowHalf: pair, highHalf: pair)
+        let index = SIMD16<Int32>(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1)
+        return unsafeBitCast(
+            _mm512_permutexvar_ps(unsafeBitCast(index, to: __m512i.self), _mm512_castps128_ps512(unsafeBitCast(wide, to: __m128.self))),
+            to: SIMD16<Float>.self)
+    }
+
+    /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
+    @inline(__always)
+    package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {
+        unsafeBitCast(_mm512_cvtepi32_ps(unsafeBitCast(v, to: __m512i.self)), to: SIMD16<Float>.self)
+    }
+
     /// 32 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere
     /// (`vpmovm2b`).
     @inline(__always)

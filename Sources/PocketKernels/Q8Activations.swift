@@ -47,6 +47,9 @@ public final class Q8Activations {
     /// byte kernels whose weights carry an offset start each block's accumulator from
     /// −offset × these sums.
     public private(set) var groupSums: UnsafeMutablePointer<Int32>
+    /// Per-block `d × Σq`, exactly as floats (not rounded to fp16 like ``sums``),
+    /// `tokens × columns/32` (``Layouts/bytes``): the mins' term of the k-quants.
+    public private(set) var blockSums: UnsafeMutablePointer<Float>
     /// The values of ``superValues`` (one scale per 256) as bytes in *plane order*
     /// (``Layouts/superBytes``, see ``planeOrderPosition(_:)``).
     public private(set) var superBytes: UnsafeMutablePointer<Int8>
@@ -70,6 +73,7 @@ public final class Q8Activations {
         scaledSubBlockSums = .allocate(capacity: 0)
         bytes = .allocate(capacity: 0)
         groupSums = .allocate(capacity: 0)
+        blockSums = .allocate(capacity: 0)
         superBytes = .allocate(capacity: 0)
     }
 
@@ -84,6 +88,7 @@ public final class Q8Activations {
         scaledSubBlockSums.deallocate()
         bytes.deallocate()
         groupSums.deallocate()
+        blockSums.deallocate()
         superBytes.deallocate()
     }
 
@@ -117,7 +122,7 @@ public final class Q8Activations {
         // dynamic exclusivity check.
         let values = values, pairValues = pairValues, scales = scales, sums = sums, halfSums = halfSums
         let superValues = superValues, superScales = superScales, scaledSubBlockSums = scaledSubBlockSums
-        let bytes = bytes, groupSums = groupSums, superBytes = superBytes
+        let bytes = bytes, groupSums = groupSums, blockSums = blockSums, superBytes = superBytes
         let columns = columns, layouts = layouts
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
@@ -136,6 +141,7 @@ public final class Q8Activations {
             }
             if layouts.contains(.bytes) {
                 Self.storeBytes(qLow, qHigh, bytes: bytes + b * 32, groupSums: groupSums + b * 8)
+                blockSums[b] = scales[b] * Float(qLow.wrappedSum() &+ qHigh.wrappedSum())
             }
         }
         guard columns % Self.superBlockSize == 0, !layouts.isDisjoint(with: [.superBlocks, .superBytes]) else { return }
@@ -161,7 +167,7 @@ public final class Q8Activations {
         /// ``superValues`` (Int16, super-block order, one scale per 256), ``superScales`` and
         /// ``scaledSubBlockSums``.
         public static let superBlocks = Layouts(rawValue: 4)
-        /// ``bytes`` (plain order, one scale per 32) and ``groupSums``.
+        /// ``bytes`` (plain order, one scale per 32), ``groupSums`` and ``blockSums``.
         public static let bytes = Layouts(rawValue: 8)
         /// ``superBytes`` (plane order, one scale per 256), ``superScales`` and ``scaledSubBlockSums``.
         public static let superBytes = Layouts(rawValue: 16)
@@ -192,6 +198,10 @@ public final class Q8Activations {
     /// Sums of four consecutive values of token `t`.
     @inline(__always) public func groupSums(token t: Int) -> UnsafePointer<Int32> {
         UnsafePointer(groupSums + t * columns / 4)
+    }
+    /// Exact block sums of token `t`.
+    @inline(__always) public func blockSums(token t: Int) -> UnsafePointer<Float> {
+        UnsafePointer(blockSums + t * columns / Self.blockSize)
     }
     /// Plane-ordered super-block bytes of token `t` (valid when `columns` is a multiple of 256).
     @inline(__always) public func superBytes(token t: Int) -> UnsafePointer<Int8> {
@@ -224,9 +234,10 @@ public final class Q8Activations {
         guard count > capacity else { return }
         values.deallocate(); scales.deallocate(); sums.deallocate(); halfSums.deallocate()
         pairValues.deallocate(); superValues.deallocate(); superScales.deallocate(); scaledSubBlockSums.deallocate()
-        bytes.deallocate(); groupSums.deallocate(); superBytes.deallocate()
+        bytes.deallocate(); groupSums.deallocate(); blockSums.deallocate(); superBytes.deallocate()
         bytes = .allocate(capacity: count)
         groupSums = .allocate(capacity: count / 4)
+        blockSums = .allocate(capacity: count / Self.blockSize)
         superBytes = .allocate(capacity: count)
         values = .allocate(capacity: count)
         scales = .allocate(capacity: count / Self.blockSize)

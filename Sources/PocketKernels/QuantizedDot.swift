@@ -66,6 +66,8 @@ public struct Q8Vector {
     public let bytes: UnsafePointer<Int8>
     /// Sums of each four consecutive ``bytes``.
     public let groupSums: UnsafePointer<Int32>
+    /// Per-block `d × Σq`, not rounded.
+    public let blockSums: UnsafePointer<Float>
     /// The super-block values as bytes in plane order (``Q8Activations/planeOrderPosition(_:)``).
     public let superBytes: UnsafePointer<Int8>
 }
@@ -77,6 +79,7 @@ extension Q8Activations {
             values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t),
             pairValues: pairValues(token: t), superValues: superValues(token: t), superScales: superScales(token: t),
             scaledSubBlockSums: scaledSubBlockSums(token: t), bytes: bytes(token: t), groupSums: groupSums(token: t),
+            blockSums: blockSums(token: t),
             superBytes: superBytes(token: t))
     }
 }

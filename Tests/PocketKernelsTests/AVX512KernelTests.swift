@@ -24,6 +24,8 @@ import Testing
         Case(type: .q4_1, format: Q4_1.self, kernel: Q4_1.AVX512.self, halfOffsets: [0, 2], bitIdenticalToPortable: true),
         Case(type: .q5_0, format: Q5_0.self, kernel: Q5_0.AVX512.self, halfOffsets: [0], bitIdenticalToPortable: false),
         Case(type: .q2_K, format: Q2_K.self, kernel: Q2_K.AVX512.self, halfOffsets: [80, 82], bitIdenticalToPortable: false),
+        Case(type: .q4_K, format: Q4_K.self, kernel: Q4_K.AVX512.self, halfOffsets: [0, 2], bitIdenticalToPortable: false),
+        Case(type: .q6_K, format: Q6_K.self, kernel: Q6_K.AVX512.self, halfOffsets: [208], bitIdenticalToPortable: false),
     ]
 
     /// Rows of random blocks, activations quantized into every layout, and the columns.

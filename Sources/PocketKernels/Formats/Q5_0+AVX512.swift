@@ -1,10 +1,12 @@
-// Q5_0 with AVX-512 VNNI: one `vpdpbusd` per block.
+// Q5_0 with AVX-512 VNNI: one 512-bit `vpdpbusd` per two blocks.
 //
-// The weights q ∈ 0…31 (nibble plus fifth bit) are unsigned; the fifth bits come from the 32-bit
-// qh word as a byte mask (`vpmovm2b`). The format's offset, Σ(q − 16)·x = Σq·x − 16·Σx, is taken
-// off each lane with the activations' group sums. Eight lanes of four consecutive weights,
-// accumulated per block and summed pairwise as llama.cpp's x86 kernel does (the portable kernel
-// groups the integers differently, so the two agree to float rounding, not bit for bit).
+// The weights q ∈ 0…31 (nibble plus fifth bit) are unsigned; the fifth bits of two blocks come
+// from their qh words as one 64-bit byte mask (`vpmovm2b`). The format's offset,
+// Σ(q − 16)·x = Σq·x − 16·Σx, is taken off each lane with the activations' group sums. Lanes
+// 0…7 hold block b (four consecutive weights each), lanes 8…15 block b + 1; each half is scaled
+// by its blocks' d·d_x and accumulated in sixteen float lanes (an odd last block takes the low
+// half alone). The portable kernel groups the integers differently, so the two agree to float
+// rounding, not bit for bit.
 
 #if POCKET_AVX512_VNNI
 extension Q5_0 {
@@ -16,52 +18,83 @@ extension Q5_0 {
 
         @inline(__always)
         public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-            var lanes = SIMD8<Float>()
+            var lanes = SIMD16<Float>()
             var block = row
             let values = UnsafeRawPointer(x.bytes), sums = UnsafeRawPointer(x.groupSums)
-            for b in 0..<blocks {
-                let d = VNNI.half(block, dOffset)
-                lanes.addProduct(SIMD8(repeating: d * x.scales[b]), products(weights(block), values + 32 * b, sums + 32 * b))
-                block += bytesPerBlock
+            var b = 0
+            while b + 2 <= blocks {
+                let (w, d) = pair(block)
+                lanes.addProduct(products(w, values + 32 * b, sums + 32 * b), d * scales(x, b))
+                block += 2 * bytesPerBlock
+                b += 2
             }
-            return lanes.pairwiseSum()
+            if b < blocks { addLast(&lanes, block, x, b) }
+            return lanes.sum()
         }
 
-        /// Four activation vectors at once: each block's weights are unpacked once; every
-        /// vector gets exactly the operations of ``dot(row:_:blocks:)``.
+        /// Four activation vectors at once: each pair of blocks is unpacked once; every vector
+        /// gets exactly the operations of ``dot(row:_:blocks:)``.
         @inline(never)
         public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-            var l0 = SIMD8<Float>(), l1 = SIMD8<Float>(), l2 = SIMD8<Float>(), l3 = SIMD8<Float>()
+            var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
             let v0 = UnsafeRawPointer(x.0.bytes), v1 = UnsafeRawPointer(x.1.bytes)
             let v2 = UnsafeRawPointer(x.2.bytes), v3 = UnsafeRawPointer(x.3.bytes)
             let s0 = UnsafeRawPointer(x.0.groupSums), s1 = UnsafeRawPointer(x.1.groupSums)
             let s2 = UnsafeRawPointer(x.2.groupSums), s3 = UnsafeRawPointer(x.3.groupSums)
             var block = row
-            for b in 0..<blocks {
-                let d = VNNI.half(block, dOffset)
-                let w = weights(block)
-                l0.addProduct(SIMD8(repeating: d * x.0.scales[b]), products(w, v0 + 32 * b, s0 + 32 * b))
-                l1.addProduct(SIMD8(repeating: d * x.1.scales[b]), products(w, v1 + 32 * b, s1 + 32 * b))
-                l2.addProduct(SIMD8(repeating: d * x.2.scales[b]), products(w, v2 + 32 * b, s2 + 32 * b))
-                l3.addProduct(SIMD8(repeating: d * x.3.scales[b]), products(w, v3 + 32 * b, s3 + 32 * b))
-                block += bytesPerBlock
+            var b = 0
+            while b + 2 <= blocks {
+                let (w, d) = pair(block)
+                l0.addProduct(products(w, v0 + 32 * b, s0 + 32 * b), d * scales(x.0, b))
+                l1.addProduct(products(w, v1 + 32 * b, s1 + 32 * b), d * scales(x.1, b))
+                l2.addProduct(products(w, v2 + 32 * b, s2 + 32 * b), d * scales(x.2, b))
+                l3.addProduct(products(w, v3 + 32 * b, s3 + 32 * b), d * scales(x.3, b))
+                block += 2 * bytesPerBlock
+                b += 2
             }
-            return SIMD4(l0.pairwiseSum(), l1.pairwiseSum(), l2.pairwiseSum(), l3.pairwiseSum())
+            if b < blocks {
+                addLast(&l0, block, x.0, b); addLast(&l1, block, x.1, b)
+                addLast(&l2, block, x.2, b); addLast(&l3, block, x.3, b)
+            }
+            return SIMD4(l0.sum(), l1.sum(), l2.sum(), l3.sum())
         }
 
-        /// The block's 32 weights q ∈ 0…31 as bytes in weight order.
+        /// Blocks `block` and the next as 64 unsigned bytes q ∈ 0…31 in weight order, and
+        /// their scales spread over the lanes of each.
         @inline(__always)
-        static func weights(_ block: UnsafeRawPointer) -> SIMD8<UInt32> {
+        static func pair(_ block: UnsafeRawPointer) -> (SIMD16<UInt32>, SIMD16<Float>) {
+            let next = block + bytesPerBlock
+            let q0 = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
+            let q1 = next.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
+            let nibbles = SIMD16(lowHalf: SIMD8(lowHalf: q0, highHalf: q0 &>> 4), highHalf: SIMD8(lowHalf: q1, highHalf: q1 &>> 4))
+            let qh = UInt64(block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self))
+                | UInt64(next.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)) << 32
+            let d = VNNI.spread(SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
+            return (nibbles & 0x0F0F_0F0F | VNNI.byteMask(qh) & 0x1010_1010, d)
+        }
+
+        /// The activation scales of blocks `b` and `b + 1`, spread over their lanes.
+        @inline(__always)
+        static func scales(_ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+            VNNI.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+        }
+
+        /// Sixteen lanes of four products each (two blocks), exactly, as floats: Σq·x − 16·Σx.
+        @inline(__always)
+        static func products(_ weights: SIMD16<UInt32>, _ values: UnsafeRawPointer, _ sums: UnsafeRawPointer) -> SIMD16<Float> {
+            let p = VNNI.dot(.zero, weights, values.loadUnaligned(as: SIMD16<UInt32>.self))
+            return VNNI.floats(p &- (sums.loadUnaligned(as: SIMD16<Int32>.self) &<< 4))
+        }
+
+        /// Adds an odd last block `b` into the low eight lanes.
+        @inline(__always)
+        static func addLast(_ lanes: inout SIMD16<Float>, _ block: UnsafeRawPointer, _ x: Q8Vector, _ b: Int) {
             let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
             let qh = block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)
-            return SIMD8(lowHalf: qs, highHalf: qs &>> 4) & 0x0F0F_0F0F | VNNI.byteMask(qh) & 0x1010_1010
-        }
-
-        /// Eight lanes of four products each, exactly, as floats: Σq·x − 16·Σx.
-        @inline(__always)
-        static func products(_ weights: SIMD8<UInt32>, _ values: UnsafeRawPointer, _ sums: UnsafeRawPointer) -> SIMD8<Float> {
-            let p = VNNI.dot(.zero, weights, values.loadUnaligned(as: SIMD8<UInt32>.self))
-            return IntegerLanes.exactFloats(p &- (sums.loadUnaligned(as: SIMD8<Int32>.self) &<< 4))
+            let w = SIMD8(lowHalf: qs, highHalf: qs &>> 4) & 0x0F0F_0F0F | VNNI.byteMask(qh) & 0x1010_1010
+            let values = UnsafeRawPointer(x.bytes + 32 * b), sums = UnsafeRawPointer(x.groupSums + 8 * b)
+            let p = VNNI.dot(.zero, w, values.loadUnaligned(as: SIMD8<UInt32>.self)) &- (sums.loadUnaligned(as: SIMD8<Int32>.self) &<< 4)
+            lanes.lowHalf.addProduct(IntegerLanes.exactFloats(p), SIMD8(repeating: VNNI.half(block, dOffset) * x.scales[b]))
         }
     }
 }
