@@ -76,6 +76,15 @@ package enum VNNI {
         unsafeBitCast(_mm512_cvtepi32_ps(unsafeBitCast(v, to: __m512i.self)), to: SIMD16<Float>.self)
     }
 
+    /// The sum of the lanes, halving the vector each step (the standard library's `sum()` is
+    /// a call that adds one lane at a time: measured at 7% of a decode).
+    @inline(__always)
+    package static func sum(_ v: SIMD16<Float>) -> Float {
+        let eight = v.lowHalf + v.highHalf
+        let four = eight.lowHalf + eight.highHalf
+        return (four[0] + four[2]) + (four[1] + four[3])
+    }
+
     /// 32 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere
     /// (`vpmovm2b`).
     @inline(__always)

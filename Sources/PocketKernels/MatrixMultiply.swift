@@ -17,21 +17,24 @@ public enum MatrixMultiply {
     ///   - y: `tokens × rows` floats to overwrite.
     ///   - scratch: Reusable buffer for the quantized activations.
     ///   - pool: Threads to split the rows across.
+    ///   - inputUnchanged: The caller's promise that `x` has not changed since the previous
+    ///     product with this `scratch` (e.g. the key and value projections after the query's):
+    ///     its quantized activations are then reused when they cover this format's layouts.
     public static func multiply(
         _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
-        into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool
+        into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false
     ) {
         switch weights.type {
-        case .q4_1: quantized(Q4_1.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q8_0: quantized(Q8_0.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q2_K: quantized(Q2_K.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q4_0: quantized(Q4_0.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q6_K: quantized(Q6_K.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q4_K: quantized(Q4_K.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q3_K: quantized(Q3_K.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q5_0: quantized(Q5_0.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q5_1: quantized(Q5_1.Kernel.self, weights, x, tokens, y, scratch, pool)
-        case .q5_K: quantized(Q5_K.Kernel.self, weights, x, tokens, y, scratch, pool)
+        case .q4_1: quantized(Q4_1.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q8_0: quantized(Q8_0.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q2_K: quantized(Q2_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q4_0: quantized(Q4_0.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q6_K: quantized(Q6_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q4_K: quantized(Q4_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q3_K: quantized(Q3_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q5_0: quantized(Q5_0.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q5_1: quantized(Q5_1.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
+        case .q5_K: quantized(Q5_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
         case .f32: float(weights, x, tokens, y, pool)
         default: dequantizing(weights, x, tokens, y, pool)
         }
@@ -39,9 +42,11 @@ public enum MatrixMultiply {
 
     private static func quantized<F: DotKernel>(
         _ format: F.Type, _ w: WeightMatrix, _ x: UnsafePointer<Float>, _ tokens: Int,
-        _ y: UnsafeMutablePointer<Float>, _ scratch: Q8Activations, _ pool: ThreadPool
+        _ y: UnsafeMutablePointer<Float>, _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool
     ) {
-        scratch.quantize(x, tokens: tokens, columns: w.columns, layouts: F.activationLayouts, pool: pool)
+        if !(inputUnchanged && scratch.holds(x, tokens: tokens, columns: w.columns, layouts: F.activationLayouts)) {
+            scratch.quantize(x, tokens: tokens, columns: w.columns, layouts: F.activationLayouts, pool: pool)
+        }
         let blocks = w.columns / Q8Activations.blockSize
         let rows = w.rows
         // Rows in tiles: each group of four activation vectors is used for a whole tile of

@@ -55,6 +55,8 @@ public final class Q8Activations {
     public private(set) var superBytes: UnsafeMutablePointer<Int8>
     /// The layouts the last ``quantize(_:tokens:columns:layouts:pool:)`` wrote.
     public private(set) var layouts: Layouts = []
+    /// Where the last quantized vectors were read from.
+    private var source: UnsafePointer<Float>?
     /// Number of vectors currently held.
     public private(set) var tokens = 0
     /// Length of each vector (a multiple of 32).
@@ -107,6 +109,7 @@ public final class Q8Activations {
         self.tokens = tokens
         self.columns = columns
         self.layouts = layouts
+        self.source = x
         if let pool, tokens > 1 {
             pool.parallelFor(tokens) { range in
                 for t in range { self.quantizeToken(t, x) }
@@ -116,7 +119,13 @@ public final class Q8Activations {
         }
     }
 
-    /// Quantizes vector `t` into every layout.
+    /// Whether the buffer holds `tokens` vectors of `columns` read from `x` in (at least)
+    /// `layouts`: a caller that knows `x` is unchanged since then may skip quantizing again.
+    public func holds(_ x: UnsafePointer<Float>, tokens: Int, columns: Int, layouts: Layouts) -> Bool {
+        source == x && self.tokens == tokens && self.columns == columns && self.layouts.isSuperset(of: layouts)
+    }
+
+    /// Quantizes vector `t` into the requested layouts.
     private func quantizeToken(_ t: Int, _ x: UnsafePointer<Float>) {
         // Pointers copied out of the class once: each read of a stored property would be a
         // dynamic exclusivity check.

@@ -174,8 +174,8 @@ public final class Transformer: @unchecked Sendable {
             rmsNorm(s.x, layer.attentionNorm, into: s.xb, rows: n)
             record("attn_norm-\(l)", s.xb, n, dim)
             multiply(layer.query, s.xb, n, into: s.q)                        // (n, q)
-            multiply(layer.key, s.xb, n, into: s.k)                          // (n, kv)
-            multiply(layer.value, s.xb, n, into: s.v)                        // (n, kv)
+            multiply(layer.key, s.xb, n, into: s.k, inputUnchanged: true)    // (n, kv)
+            multiply(layer.value, s.xb, n, into: s.v, inputUnchanged: true)  // (n, kv)
             addBias(layer.queryBias, to: s.q, rows: n, length: q)
             addBias(layer.keyBias, to: s.k, rows: n, length: kv)
             addBias(layer.valueBias, to: s.v, rows: n, length: kv)
@@ -206,7 +206,7 @@ public final class Transformer: @unchecked Sendable {
             rmsNorm(s.x, layer.feedForwardNorm, into: s.xb, rows: n)
             record("ffn_norm-\(l)", s.xb, n, dim)
             multiply(layer.gate, s.xb, n, into: s.hidden)                    // (n, ffn)
-            multiply(layer.up, s.xb, n, into: s.hidden2)                     // (n, ffn)
+            multiply(layer.up, s.xb, n, into: s.hidden2, inputUnchanged: true) // (n, ffn)
             record("ffn_gate-\(l)", s.hidden, n, ffn)
             record("ffn_up-\(l)", s.hidden2, n, ffn)
             for t in 0..<n { VectorMath.swiGLU(s.hidden + t * ffn, up: s.hidden2 + t * ffn, count: ffn) }
@@ -314,8 +314,14 @@ public final class Transformer: @unchecked Sendable {
         }
     }
 
-    private func multiply(_ matrix: WeightMatrix, _ x: UnsafePointer<Float>, _ rows: Int, into y: UnsafeMutablePointer<Float>) {
-        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool)
+    /// `inputUnchanged`: `x` is the previous product's input, untouched since (its quantized
+    /// activations are reused).
+    private func multiply(
+        _ matrix: WeightMatrix, _ x: UnsafePointer<Float>, _ rows: Int, into y: UnsafeMutablePointer<Float>,
+        inputUnchanged: Bool = false
+    ) {
+        MatrixMultiply.multiply(
+            matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool, inputUnchanged: inputUnchanged)
     }
 
     private func addBias(_ bias: UnsafePointer<Float>?, to x: UnsafeMutablePointer<Float>, rows: Int, length: Int) {

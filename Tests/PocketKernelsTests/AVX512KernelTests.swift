@@ -20,7 +20,7 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(type: .q8_0, format: Q8_0.self, kernel: Q8_0.AVX512.self, halfOffsets: [0], bitIdenticalToPortable: true),
+        Case(type: .q8_0, format: Q8_0.self, kernel: Q8_0.AVX512.self, halfOffsets: [0], bitIdenticalToPortable: false),
         Case(type: .q4_1, format: Q4_1.self, kernel: Q4_1.AVX512.self, halfOffsets: [0, 2], bitIdenticalToPortable: true),
         Case(type: .q5_0, format: Q5_0.self, kernel: Q5_0.AVX512.self, halfOffsets: [0], bitIdenticalToPortable: false),
         Case(type: .q2_K, format: Q2_K.self, kernel: Q2_K.AVX512.self, halfOffsets: [80, 82], bitIdenticalToPortable: false),

@@ -46,7 +46,7 @@ extension Q2_K {
                 values += 256
                 sums += 64
             }
-            return sum.sum()
+            return VNNI.sum(sum)
         }
 
         /// Four activation vectors at once: each super-block's planes and scales are unpacked
@@ -89,7 +89,7 @@ extension Q2_K {
                 sum3.addProduct(offsets, sums(s3))
                 block += bytesPerBlock
             }
-            return SIMD4(sum0.sum(), sum1.sum(), sum2.sum(), sum3.sum())
+            return SIMD4(VNNI.sum(sum0), VNNI.sum(sum1), VNNI.sum(sum2), VNNI.sum(sum3))
         }
 
         /// Plane j of the 2-bit values: weights 32j…32j+31 and 128+32j…, one per byte.

@@ -30,7 +30,7 @@ extension Q4_K {
                 }
                 block += bytesPerBlock
             }
-            return lanes.sum() - offsets.sum()
+            return VNNI.sum(lanes) - offsets.pairwiseSum()
         }
 
         /// Four activation vectors at once: each super-block's weights and scales are unpacked
@@ -57,7 +57,7 @@ extension Q4_K {
                 }
                 block += bytesPerBlock
             }
-            return SIMD4(l0.sum() - o0.sum(), l1.sum() - o1.sum(), l2.sum() - o2.sum(), l3.sum() - o3.sum())
+            return SIMD4(VNNI.sum(l0) - o0.pairwiseSum(), VNNI.sum(l1) - o1.pairwiseSum(), VNNI.sum(l2) - o2.pairwiseSum(), VNNI.sum(l3) - o3.pairwiseSum())
         }
 
         /// Sub-blocks 2c and 2c + 1 as 64 bytes q ∈ 0…15 in weight order.

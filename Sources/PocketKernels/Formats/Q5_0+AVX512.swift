@@ -29,7 +29,7 @@ extension Q5_0 {
                 b += 2
             }
             if b < blocks { addLast(&lanes, block, x, b) }
-            return lanes.sum()
+            return VNNI.sum(lanes)
         }
 
         /// Four activation vectors at once: each pair of blocks is unpacked once; every vector
@@ -56,7 +56,7 @@ extension Q5_0 {
                 addLast(&l0, block, x.0, b); addLast(&l1, block, x.1, b)
                 addLast(&l2, block, x.2, b); addLast(&l3, block, x.3, b)
             }
-            return SIMD4(l0.sum(), l1.sum(), l2.sum(), l3.sum())
+            return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
         }
 
         /// Blocks `block` and the next as 64 unsigned bytes q ∈ 0…31 in weight order, and

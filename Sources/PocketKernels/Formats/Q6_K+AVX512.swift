@@ -32,7 +32,7 @@ extension Q6_K {
                 }
                 block += bytesPerBlock
             }
-            return lanes.sum()
+            return VNNI.sum(lanes)
         }
 
         /// Four activation vectors at once: each quarter super-block's weights and scales are
@@ -54,7 +54,7 @@ extension Q6_K {
                 }
                 block += bytesPerBlock
             }
-            return SIMD4(l0.sum(), l1.sum(), l2.sum(), l3.sum())
+            return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
         }
 
         /// Weights 64k…64k+63 of the super-block as bytes q ∈ 0…63 in weight order.

@@ -1,10 +1,11 @@
-// Q8_0 with AVX-512 VNNI: one `vpdpbusd` per block.
+// Q8_0 with AVX-512 VNNI: one 512-bit `vpdpbusd` per two blocks.
 //
 // The instruction wants one unsigned operand: the signed weights w are flipped to w + 128
 // (xor 0x80), which adds 128·Σx over each lane's four activations; the activations' group sums
-// (``Q8Activations/groupSums``) take it away again. Each 32-bit lane then holds the products of
-// four consecutive weights, llama.cpp's eight lanes, accumulated and summed in the portable
-// kernel's order: results are bit-identical to ``Q8_0/dot(row:_:blocks:)``.
+// (``Q8Activations/groupSums``) take it away again. Lanes 0…7 hold block b (four consecutive
+// weights each), lanes 8…15 block b + 1; each half is scaled by its blocks' d·d_x and
+// accumulated in sixteen float lanes (an odd last block takes the low half alone). The
+// portable kernel keeps llama.cpp's eight lanes, so the two agree to float rounding.
 
 #if POCKET_AVX512_VNNI
 extension Q8_0 {
@@ -16,58 +17,75 @@ extension Q8_0 {
 
         @inline(__always)
         public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-            var lanes = SIMD8<Float>()
+            var lanes = SIMD16<Float>()
             var block = row
-            let values = UnsafeRawPointer(x.bytes), sums = UnsafeRawPointer(x.groupSums)
-            for b in 0..<blocks {
-                let d = VNNI.half(block, dOffset)
-                lanes.addProduct(SIMD8(repeating: d * x.scales[b]), products(block, values + 32 * b, sums + 32 * b))
-                block += bytesPerBlock
+            var b = 0
+            while b + 2 <= blocks {
+                let (w, d) = pair(block)
+                lanes.addProduct(products(w, x, b), d * scales(x, b))
+                block += 2 * bytesPerBlock
+                b += 2
             }
-            return lanes.pairwiseSum()
+            if b < blocks { addLast(&lanes, block, x, b) }
+            return VNNI.sum(lanes)
         }
 
-        /// Four activation vectors at once: each block's weights are loaded and flipped once;
+        /// Four activation vectors at once: each pair of blocks is loaded and flipped once;
         /// every vector gets exactly the operations of ``dot(row:_:blocks:)``.
         @inline(never)
         public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-            var l0 = SIMD8<Float>(), l1 = SIMD8<Float>(), l2 = SIMD8<Float>(), l3 = SIMD8<Float>()
-            let v0 = UnsafeRawPointer(x.0.bytes), v1 = UnsafeRawPointer(x.1.bytes)
-            let v2 = UnsafeRawPointer(x.2.bytes), v3 = UnsafeRawPointer(x.3.bytes)
-            let s0 = UnsafeRawPointer(x.0.groupSums), s1 = UnsafeRawPointer(x.1.groupSums)
-            let s2 = UnsafeRawPointer(x.2.groupSums), s3 = UnsafeRawPointer(x.3.groupSums)
+            var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
             var block = row
-            for b in 0..<blocks {
-                let d = VNNI.half(block, dOffset)
-                let w = flipped(block)
-                @inline(__always) func products(_ v: UnsafeRawPointer, _ s: UnsafeRawPointer) -> SIMD8<Float> {
-                    Self.products(w, v + 32 * b, s + 32 * b)
-                }
-                l0.addProduct(SIMD8(repeating: d * x.0.scales[b]), products(v0, s0))
-                l1.addProduct(SIMD8(repeating: d * x.1.scales[b]), products(v1, s1))
-                l2.addProduct(SIMD8(repeating: d * x.2.scales[b]), products(v2, s2))
-                l3.addProduct(SIMD8(repeating: d * x.3.scales[b]), products(v3, s3))
-                block += bytesPerBlock
+            var b = 0
+            while b + 2 <= blocks {
+                let (w, d) = pair(block)
+                l0.addProduct(products(w, x.0, b), d * scales(x.0, b))
+                l1.addProduct(products(w, x.1, b), d * scales(x.1, b))
+                l2.addProduct(products(w, x.2, b), d * scales(x.2, b))
+                l3.addProduct(products(w, x.3, b), d * scales(x.3, b))
+                block += 2 * bytesPerBlock
+                b += 2
             }
-            return SIMD4(l0.pairwiseSum(), l1.pairwiseSum(), l2.pairwiseSum(), l3.pairwiseSum())
+            if b < blocks {
+                addLast(&l0, block, x.0, b); addLast(&l1, block, x.1, b)
+                addLast(&l2, block, x.2, b); addLast(&l3, block, x.3, b)
+            }
+            return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
         }
 
-        /// The block's weights plus 128, as unsigned bytes.
+        /// Blocks `block` and the next as 64 bytes w + 128, and their scales over their lanes.
         @inline(__always)
-        static func flipped(_ block: UnsafeRawPointer) -> SIMD8<UInt32> {
-            block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self) ^ 0x8080_8080
+        static func pair(_ block: UnsafeRawPointer) -> (SIMD16<UInt32>, SIMD16<Float>) {
+            let next = block + bytesPerBlock
+            let w = SIMD16(lowHalf: block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self),
+                           highHalf: next.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self))
+            let d = VNNI.spread(SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
+            return (w ^ 0x8080_8080, d)
         }
 
+        /// The activation scales of blocks `b` and `b + 1`, spread over their lanes.
         @inline(__always)
-        static func products(_ block: UnsafeRawPointer, _ values: UnsafeRawPointer, _ sums: UnsafeRawPointer) -> SIMD8<Float> {
-            products(flipped(block), values, sums)
+        static func scales(_ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+            VNNI.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
         }
 
-        /// Eight lanes of four products each, exactly, as floats: Σ(w + 128)·x − 128·Σx.
+        /// Sixteen lanes of four products each (blocks b, b + 1), exactly, as floats:
+        /// Σ(w + 128)·x − 128·Σx.
         @inline(__always)
-        static func products(_ flipped: SIMD8<UInt32>, _ values: UnsafeRawPointer, _ sums: UnsafeRawPointer) -> SIMD8<Float> {
-            let p = VNNI.dot(.zero, flipped, values.loadUnaligned(as: SIMD8<UInt32>.self))
-            return IntegerLanes.exactFloats(p &- (sums.loadUnaligned(as: SIMD8<Int32>.self) &<< 7))
+        static func products(_ flipped: SIMD16<UInt32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+            let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
+            let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD16<Int32>.self)
+            return VNNI.floats(VNNI.dot(.zero, flipped, values) &- sums &<< 7)
+        }
+
+        /// Adds an odd last block `b` into the low eight lanes.
+        @inline(__always)
+        static func addLast(_ lanes: inout SIMD16<Float>, _ block: UnsafeRawPointer, _ x: Q8Vector, _ b: Int) {
+            let w = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self) ^ 0x8080_8080
+            let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD8<UInt32>.self)
+            let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self)
+            let p = VNNI.dot(.zero, w, values) &- sums &<< 7
+            lanes.lowHalf.addProduct(IntegerLanes.exactFloats(p), SIMD8(repeating: VNNI.half(block, dOffset) * x.scales[b]))
         }
     }
 }
