@@ -146,6 +146,11 @@ public struct TokenMask: Sendable, Equatable {
         words[id / 64] |= 1 << UInt64(id % 64)
     }
 
+    /// Allows every token `other` allows (not the end).
+    mutating func formUnion(_ other: TokenMask) {
+        for i in words.indices { words[i] |= other.words[i] }
+    }
+
     /// Number of allowed tokens (not counting the end).
     public var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 
