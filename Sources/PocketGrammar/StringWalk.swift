@@ -39,7 +39,8 @@ extension GrammarMatcher {
 
     /// The mask of the stacks `stacks` when every one has string content on top; nil
     /// otherwise. Plain content (no escape or character pending) takes the precomputed plain
-    /// tokens that fit and walks only the other tokens; other states walk the whole trie.
+    /// tokens that fit and walks only the other tokens; right after `\` likewise with the
+    /// precomputed escape tails; other states walk the whole trie.
     func stringMask(_ stacks: [[Frame]]) -> TokenMask? {
         guard !stacks.isEmpty else { return nil }
         for stack in stacks {
@@ -52,6 +53,12 @@ extension GrammarMatcher {
                 let room = Int(grammar.stringBounds(n).maximum - length)
                 result.formUnion(vocabulary.plainStringTokens[max(0, min(room, vocabulary.longestToken))])
                 walkString(vocabulary.otherTrie, stack: stack, into: &result)
+            } else if state.escape == 1 {
+                // Right after `\`: escape-plus-plain tokens are selected by length.
+                let room = max(Int(grammar.stringBounds(n).maximum - length), 1)
+                let count = Int(vocabulary.escapeTailCount[min(room, vocabulary.longestToken)])
+                for t in vocabulary.escapeTails[0..<count] { result.insert(Int(t)) }
+                walkString(vocabulary.escapeOtherTrie, stack: stack, into: &result)
             } else {
                 walkString(vocabulary.trie, stack: stack, into: &result)
             }
