@@ -13,7 +13,8 @@
 ///
 /// Masks are cached per parse state: inside a long string the state repeats, so most steps
 /// cost a dictionary lookup. A cache miss walks the vocabulary's trie once, advancing the
-/// parse state byte by byte and pruning every prefix the grammar rejects. Inside a
+/// parse state byte by byte and pruning every prefix the grammar rejects; inside string
+/// content the walk carries a few integers instead of parse stacks (`stringMask`). Inside a
 /// pattern-constrained string one walk records, for each token, the least room it needs, so
 /// the mask at every later length of the same pattern position is a selection, not a walk.
 public struct GrammarMatcher {
