@@ -5,9 +5,10 @@ import PocketKernels
 import PocketTokenizer
 import PocketTransformer
 
-/// `pocket-bench grammar [--model PATH] [--json]`: mask and compile timings of the grammar
-/// engine on a model's vocabulary (`--model`, else `$POCKET_MODEL`, else the default model), one
-/// thread.
+/// `pocket-bench grammar [--model PATH] [--json] [--masks-only]`: mask and compile timings of
+/// the grammar engine on a model's vocabulary (`--model`, else `$POCKET_MODEL`, else the default
+/// model), one thread. `--masks-only` skips the decoding comparison (which loads and runs the
+/// model), for quick repeated mask measurements.
 enum GrammarBenchmarkCommand {
     /// Tokens per second of greedy decoding with and without a grammar (a free-text-heavy
     /// schema, so the comparison measures the per-token cost of masking), median of three.
@@ -46,11 +47,13 @@ enum GrammarBenchmarkCommand {
 
     static func run(_ argv: [String]) throws {
         var json = false
+        var masksOnly = false
         var modelPath = ProcessInfo.processInfo.environment["POCKET_MODEL"]
         var rest = argv[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "--json": json = true
+            case "--masks-only": masksOnly = true
             case "--model":
                 guard let path = rest.popFirst() else { throw BenchError.usage("--model needs a path") }
                 modelPath = path
@@ -68,6 +71,11 @@ enum GrammarBenchmarkCommand {
             endOfGeneration: tokenizer.endOfGenerationTokens)
         progress("running \(GrammarBenchmark.suite.count) schemas over \(vocabulary.count) tokens...")
         let result = try GrammarBenchmark.run(vocabulary: vocabulary)
+        if masksOnly {
+            print(String(format: "mask p50 %.1f µs, p99 %.1f µs over %d masks; vocabulary %d tokens",
+                         result.mask_p50_us, result.mask_p99_us, result.masks, result.vocab_size))
+            return
+        }
         progress("measuring constrained against unconstrained decoding on \(url.lastPathComponent)...")
         let endToEnd = try decodingSpeed(url: url, tokenizer: tokenizer, vocabulary: vocabulary)
         if json {

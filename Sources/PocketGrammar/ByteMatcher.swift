@@ -115,28 +115,13 @@ extension CompiledGrammar {
         stacks.map { stack in
             stack.map { frame in
                 guard case .string(let n, let length, let state) = frame else { return frame }
-                let (minimum, maximum) = string(n)
+                let (minimum, maximum) = stringBounds(n)
                 if state.characters >= minimum && Int(maximum - length) > longestToken + 6 {
                     return .string(n, length: -1, state: state)
                 }
                 return frame
             }
         }
-    }
-
-    /// When every stack is inside plain string content (no escape or multi-byte character
-    /// pending), the most bytes any of them may still add (a token is allowed when one stack
-    /// accepts it); otherwise nil.
-    func roomInStringContent(_ stacks: [[Frame]]) -> Int? {
-        guard !stacks.isEmpty else { return nil }
-        var room = 0
-        for stack in stacks {
-            guard case .string(let n, let length, let state)? = stack.last, state.escape == 0, state.continuation == 0 else {
-                return nil
-            }
-            room = max(room, Int(string(n).maximum - length))
-        }
-        return room
     }
 
     /// The stacks after the closing `"` of the pattern string on top of every stack of
@@ -166,17 +151,8 @@ extension CompiledGrammar {
         }
     }
 
-    private func string(_ node: Int32) -> (minimum: Int32, maximum: Int32) {
-        switch node {
-        case SpecialNode.anyValue: (0, Int32(GrammarSchema.StringConstraint.defaultMaximumLength))
-        case SpecialNode.key: (0, 256)
-        default:
-            if case .string(let minimum, let maximum) = kinds[Int(node)] { (minimum, maximum) } else { (0, 0) }
-        }
-    }
-
     /// Pops a finished value and lets its parent move on.
-    private func complete(_ stack: [Frame], into out: inout [[Frame]]) {
+    func complete(_ stack: [Frame], into out: inout [[Frame]]) {
         var stack = stack
         stack.removeLast()
         guard let parent = stack.last else { out.append(stack); return }
@@ -450,68 +426,12 @@ extension CompiledGrammar {
     }
 
     private func feedString(_ stack: [Frame], _ n: Int32, _ length: Int32, _ state: StringState, _ byte: UInt8, into out: inout [[Frame]]) {
-        let (minimum, maximum) = string(n)
-        var state = state
-        if state.continuation > 0 {
-            guard byte >= state.low && byte <= state.high else { return }
-            state.continuation -= 1
-            state.low = 0x80
-            state.high = 0xBF
-            out.append(replacingTop(stack, with: .string(n, length: length, state: state)))
-            return
+        let (minimum, maximum) = stringBounds(n)
+        switch Self.stringStep(minimum: minimum, maximum: maximum, length: length, state: state, byte: byte) {
+        case .dead: return
+        case .content(let length, let state): out.append(replacingTop(stack, with: .string(n, length: length, state: state)))
+        case .close: complete(stack, into: &out)
         }
-        if state.escape == 1 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                state.escape = 0
-            case UInt8(ascii: "u"):
-                guard length + 4 <= maximum else { return }
-                state.escape = 2
-            default: return
-            }
-            out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
-            return
-        }
-        if state.escape >= 2 {
-            guard isHexDigit(byte) else { return }
-            state.escape = state.escape == 5 ? 0 : state.escape + 1
-            out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
-            return
-        }
-        if byte != UInt8(ascii: "\"") { state = state.begun(minimum) }
-        switch byte {
-        case UInt8(ascii: "\""):
-            if state.characters >= minimum { complete(stack, into: &out) }
-        case UInt8(ascii: "\\"):
-            guard length + 2 <= maximum else { return }
-            state.escape = 1
-            out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
-        case 0x20...0x7F:
-            guard length + 1 <= maximum else { return }
-            out.append(replacingTop(stack, with: .string(n, length: length + 1, state: state)))
-        default:
-            // UTF-8 lead bytes and the ranges their first continuation byte must fall in,
-            // excluding overlong forms and surrogates. Controls below 0x20 must be escaped.
-            let needed: Int32
-            switch byte {
-            case 0xC2...0xDF: needed = 2
-            case 0xE0: needed = 3; state.low = 0xA0
-            case 0xED: needed = 3; state.high = 0x9F
-            case 0xE1...0xEC, 0xEE...0xEF: needed = 3
-            case 0xF0: needed = 4; state.low = 0x90
-            case 0xF1...0xF3: needed = 4
-            case 0xF4: needed = 4; state.high = 0x8F
-            default: return
-            }
-            guard length + needed <= maximum else { return }
-            state.continuation = UInt8(needed - 1)
-            out.append(replacingTop(stack, with: .string(n, length: length + needed, state: state)))
-        }
-    }
-
-    private func isHexDigit(_ b: UInt8) -> Bool {
-        (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b)
     }
 
     private func keywordLiteral(_ word: String) -> Int32 {

@@ -13,7 +13,8 @@
 ///
 /// Masks are cached per parse state: inside a long string the state repeats, so most steps
 /// cost a dictionary lookup. A cache miss walks the vocabulary's trie once, advancing the
-/// parse state byte by byte and pruning every prefix the grammar rejects. Inside a
+/// parse state byte by byte and pruning every prefix the grammar rejects; inside string
+/// content the walk carries a few integers instead of parse stacks (`stringMask`). Inside a
 /// pattern-constrained string one walk records, for each token, the least room it needs, so
 /// the mask at every later length of the same pattern position is a selection, not a walk.
 public struct GrammarMatcher {
@@ -115,11 +116,9 @@ public struct GrammarMatcher {
             return
         }
         var result: TokenMask
-        if let room = grammar.roomInStringContent(current) {
-            // Every plain token that fits continues the string; only the others (quotes,
-            // escapes, partial characters) can leave it, and only they need the parse state.
-            result = vocabulary.plainStringTokens[min(room, vocabulary.longestToken)]
-            walk(vocabulary.otherTrie, from: 0, state: current, into: &result)
+        if let strings = stringMask(current) {
+            // Inside string content the walk steps a few integers instead of parse stacks.
+            result = strings
         } else {
             result = TokenMask(count: vocabulary.count)
             walk(vocabulary.trie, from: 0, state: current, into: &result)
@@ -130,6 +129,18 @@ public struct GrammarMatcher {
         }
         cache.masks[key] = result
         mask = result
+    }
+
+    /// The mask from a walk of the whole trie with the general matcher, whatever the state:
+    /// the reference the specialised paths of `fillMask` must agree with (tests use it).
+    func fullWalkMask() -> TokenMask {
+        var result = TokenMask(count: vocabulary.count)
+        walk(vocabulary.trie, from: 0, state: current, into: &result)
+        if canEnd {
+            result.allowsEnd = true
+            for token in vocabulary.endOfGeneration where token < vocabulary.count { result.insert(token) }
+        }
+        return result
     }
 
     /// Depth-first walk of a trie from `root` in parse state `state`; each node's state is

@@ -22,6 +22,16 @@ public final class Vocabulary: Sendable {
     let plainStringTokens: [TokenMask]
     /// A trie over the other tokens, walked when only string content is open.
     let otherTrie: FlatTrie
+    /// Tokens that continue a string right after `\`: a one-byte escape (`"\/bfnrt`) then plain
+    /// content. With `room` bytes left such a token is allowed exactly when it has at most
+    /// `max(room, 1)` bytes (the escape byte was paid for with the backslash), whatever the
+    /// rest of the state. Sorted by length; `escapeTailCount[n]`: how many have at most `n` bytes.
+    let escapeTails: [Int32]
+    /// See `escapeTails`.
+    let escapeTailCount: [Int32]
+    /// A trie over the other tokens that start with an escape byte (`u` included), walked
+    /// after `\`; tokens starting with any other byte are refused there.
+    let escapeOtherTrie: FlatTrie
 
     /// Creates a vocabulary.
     ///
@@ -51,6 +61,27 @@ public final class Vocabulary: Sendable {
         plainStringTokens = masks
         let (otherChildren, otherTerminals) = Self.trie(others)
         otherTrie = FlatTrie(otherChildren, otherTerminals)
+
+        var tailsByLength = [[Int32]](repeating: [], count: longestToken + 1)
+        var escapeOthers: [(Int, [UInt8])] = []
+        let escapeBytes = Array(#""\/bfnrtu"#.utf8)
+        for (id, bytes) in spellable where escapeBytes.contains(bytes[0]) {
+            if bytes[0] != UInt8(ascii: "u") && Self.isPlainStringContent(Array(bytes.dropFirst())) {
+                tailsByLength[bytes.count].append(Int32(id))
+            } else {
+                escapeOthers.append((id, bytes))
+            }
+        }
+        escapeTails = tailsByLength.flatMap { $0 }
+        var counts: [Int32] = []
+        var total: Int32 = 0
+        for ids in tailsByLength {
+            total += Int32(ids.count)
+            counts.append(total)
+        }
+        escapeTailCount = counts
+        let (escapeChildren, escapeTerminals) = Self.trie(escapeOthers)
+        escapeOtherTrie = FlatTrie(escapeChildren, escapeTerminals)
     }
 
     /// Builds a trie over `(id, bytes)` pairs.
@@ -144,6 +175,11 @@ public struct TokenMask: Sendable, Equatable {
     /// Allows token `id`.
     @inline(__always) public mutating func insert(_ id: Int) {
         words[id / 64] |= 1 << UInt64(id % 64)
+    }
+
+    /// Allows every token `other` allows (not the end).
+    mutating func formUnion(_ other: TokenMask) {
+        for i in words.indices { words[i] |= other.words[i] }
     }
 
     /// Number of allowed tokens (not counting the end).
