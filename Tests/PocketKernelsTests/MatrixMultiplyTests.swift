@@ -14,10 +14,11 @@ func randomBlocks(_ type: GGMLType, rows: Int, columns: Int, seed: UInt64) -> [U
         }
         return bytes
     }
-    // Overwrite every block's fp16 scales (Q4_1's min, Q2_K's d and dmin) with sane values.
+    // Overwrite every block's fp16 scales (Q4_1's min, Q2_K's and Q4_K's d and dmin) with sane values.
     let scaleOffsets: [Int] = switch type {
-    case .q4_1: [0, 2]
+    case .q4_1, .q4_K: [0, 2]
     case .q2_K: [80, 82]
+    case .q6_K: [208]
     default: [0]
     }
     let blocks = rows * rowBytes / type.typeSize
@@ -56,7 +57,40 @@ struct TestRandom: RandomNumberGenerator {
 }
 
 @Suite struct MatrixMultiplyTests {
-    static let types: [GGMLType] = [.q4_1, .q8_0, .q2_K, .f32]
+    static let types: [GGMLType] = [.q4_1, .q8_0, .q2_K, .q5_0, .q4_K, .q6_K, .f32]
+
+    @Test func reusedActivationsGiveTheSameProductAndOnlyForTheSameInput() throws {
+        // `inputUnchanged` reuses the quantized activations of the previous product only when
+        // they were read from the same vectors in the layouts this format needs.
+        let rows = 19, columns = 256, tokens = 3
+        let w1 = randomBlocks(.q8_0, rows: rows, columns: columns, seed: 1)
+        let w2 = randomBlocks(.q2_K, rows: rows, columns: columns, seed: 2)
+        var rng = TestRandom(seed: 9)
+        let x = (0..<(tokens * columns)).map { _ in Float.random(in: -2...2, using: &rng) }
+        let other = (0..<(tokens * columns)).map { _ in Float.random(in: -2...2, using: &rng) }
+        let pool = ThreadPool(threads: 2)
+        func product(_ bytes: [UInt8], _ type: GGMLType, _ input: UnsafePointer<Float>, _ scratch: Q8Activations, reuse: Bool) throws -> [Float] {
+            var y = [Float](repeating: .nan, count: tokens * rows)
+            try bytes.withUnsafeBytes { raw in
+                let w = try WeightMatrix(type: type, rows: rows, columns: columns, data: raw.baseAddress!, byteCount: raw.count)
+                MatrixMultiply.multiply(w, input, tokens: tokens, into: &y, scratch: scratch, pool: pool, inputUnchanged: reuse)
+            }
+            return y
+        }
+        try x.withUnsafeBufferPointer { xs in
+            try other.withUnsafeBufferPointer { os in
+                let fresh = try product(w2, .q2_K, xs.baseAddress!, Q8Activations(), reuse: false)
+                let freshOther = try product(w2, .q2_K, os.baseAddress!, Q8Activations(), reuse: false)
+                let scratch = Q8Activations()
+                _ = try product(w1, .q8_0, xs.baseAddress!, scratch, reuse: false)
+                // Same input: the Q2_K product (which may need other layouts) equals a fresh one.
+                #expect(try product(w2, .q2_K, xs.baseAddress!, scratch, reuse: true) == fresh)
+                // Another input: the promise does not apply, the activations are quantized anew.
+                #expect(try product(w2, .q2_K, os.baseAddress!, scratch, reuse: true) == freshOther)
+                #expect(fresh != freshOther)
+            }
+        }
+    }
 
     @Test(arguments: types, [1, 3, 7])
     func simdMatchesScalarReference(type: GGMLType, tokens: Int) throws {
