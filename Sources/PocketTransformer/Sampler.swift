@@ -71,20 +71,25 @@ public struct Sampler: Sendable {
             candidates.append((i, logits[i] / temperature))
         }
         guard !candidates.isEmpty else { return Self.argmax(logits) }
-        // Top-k: a partial selection would be faster, but sorting 50k floats costs ~1 ms,
-        // small next to a forward pass; stable order keeps ties deterministic.
+        // Only the tokens a top-k or top-p cut can keep need sorting: with a cut, the
+        // candidates are first narrowed to a superset of the kept ones (`narrowForCut`), so a
+        // 152k-token vocabulary costs one pass instead of a full sort per token.
+        let total = parameters.topK > 0 || parameters.topP < 1 ? narrowForCut() : nil
+        // Stable order (ties by id) keeps sampling deterministic.
         candidates.sort { $0.logit > $1.logit || ($0.logit == $1.logit && $0.id < $1.id) }
         if parameters.topK > 0 && parameters.topK < candidates.count {
             candidates.removeSubrange(parameters.topK...)
         }
         let maximum = candidates[0].logit
         var probabilities = candidates.map { expf($0.logit - maximum) }
-        let total = probabilities.reduce(0, +)
+        // With top-k the total is over the k kept; without, over every candidate in vocabulary
+        // order (some of which the narrowing dropped: `narrowForCut` returned it).
+        let fullTotal = parameters.topK > 0 ? probabilities.reduce(0, +) : (total ?? probabilities.reduce(0, +))
         var kept = probabilities.count
         if parameters.topP < 1 {
             var cumulative: Float = 0
             for i in probabilities.indices {
-                cumulative += probabilities[i] / total
+                cumulative += probabilities[i] / fullTotal
                 if cumulative >= parameters.topP { kept = i + 1; break }
             }
         }
@@ -96,6 +101,47 @@ public struct Sampler: Sendable {
             if target < 0 { return candidates[i].id }
         }
         return candidates[kept - 1].id
+    }
+
+    /// Drops candidates that neither cut can keep, without sorting, and returns the sum of
+    /// `e^(logit − max)` over all of them (before dropping); nil, dropping nothing, when the
+    /// largest logit is infinite.
+    ///
+    /// Candidates are counted into buckets of `max − logit` (width 1/8); walking the buckets
+    /// from the most likely, the first bucket at which both cuts are satisfied (k candidates
+    /// reached; the probability mass above `topP`, with a margin of 1% for the rounding of
+    /// long float sums) bounds every kept candidate. Those of later buckets are removed, unless
+    /// they are few (flat distributions, where the cut keeps most tokens anyway).
+    private mutating func narrowForCut() -> Float? {
+        let bucketCount = 1024
+        var maximum = -Float.infinity
+        for c in candidates { maximum = max(maximum, c.logit) }
+        guard maximum.isFinite else { return nil }
+        return withUnsafeTemporaryAllocation(of: (count: Int, mass: Float).self, capacity: bucketCount) { buckets in
+            buckets.initialize(repeating: (0, 0))
+            @inline(__always) func bucket(_ logit: Float) -> Int {
+                let distance = (maximum - logit) * 8  // ≥ 0, possibly infinite
+                return distance < Float(bucketCount - 1) ? Int(distance) : bucketCount - 1
+            }
+            var total: Float = 0
+            for c in candidates {
+                let p = expf(c.logit - maximum)
+                total += p
+                let b = bucket(c.logit)
+                buckets[b].count += 1
+                buckets[b].mass += p
+            }
+            let needsCount = parameters.topK > 0 ? parameters.topK : 0
+            let needsMass = parameters.topP < 1 ? min(total, (parameters.topP + 0.01) * total) : 0
+            var count = 0, mass: Float = 0, last = bucketCount - 1
+            for b in 0..<bucketCount {
+                count += buckets[b].count
+                mass += buckets[b].mass
+                if count >= needsCount && (mass >= needsMass || parameters.topK > 0) { last = b; break }
+            }
+            if last < bucketCount - 1 && count < candidates.count / 8 { candidates.removeAll { bucket($0.logit) > last } }
+            return total
+        }
     }
 
     /// Chooses the next token from an array of logits.

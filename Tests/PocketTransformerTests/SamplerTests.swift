@@ -41,6 +41,33 @@ import PocketTransformer
         #expect(seen == [0, 1])
     }
 
+    @Test(arguments: [(0, Float(0.9)), (40, 1), (40, 0.95), (3, 0.5), (0, 0.999)])
+    func narrowingTheCandidatesChoosesWhatAFullSortChooses(topK: Int, topP: Float) {
+        // The sampler sorts only a superset of the tokens a cut can keep; a straightforward
+        // sampler that sorts the whole vocabulary must make the same choices.
+        var rng = SplitMix64(seed: UInt64(topK) &* 31 &+ UInt64(topP * 1000))
+        let vocabulary = 151_936
+        for round in 0..<3 {
+            // Peaked (a few likely tokens) and flat distributions, with masked entries.
+            let spread: Float = round == 0 ? 12 : round == 1 ? 3 : 0.5
+            let logits = (0..<vocabulary).map { i -> Float in
+                i % 97 == 5 ? -.infinity : spread * Float(Double(rng.next() >> 11) / Double(1 << 53)) * 2 - spread
+            }
+            let parameters = SamplingParameters(temperature: 0.7, topK: topK, topP: topP, seed: UInt64(round))
+            var sampler = Sampler(parameters)
+            var reference = FullSortSampler(parameters)
+            for step in 0..<20 {
+                #expect(sampler.sample(logits) == reference.sample(logits), "round \(round) step \(step)")
+            }
+        }
+    }
+
+    @Test func infiniteAndHugeLogitsDoNotTrapTheCut() {
+        var sampler = Sampler(SamplingParameters(temperature: 1, topK: 0, topP: 0.9, seed: 2))
+        _ = sampler.sample([1, .infinity, 0])
+        #expect(sampler.sample([3e38, -3e38, 0, -.infinity]) == 0)
+    }
+
     @Test func maskedTokensAreNeverChosen() {
         var sampler = Sampler(SamplingParameters(temperature: 2, topK: 0, topP: 1, seed: 5))
         for _ in 0..<300 {
@@ -76,5 +103,42 @@ import PocketTransformer
         }
         #expect(share(0.25) > share(1) + 0.1)
         #expect(share(1) > share(4) + 0.05)
+    }
+}
+
+/// Top-k / top-p sampling as a full sort of every candidate: the definition the sampler's
+/// narrowed version must agree with (same random draws, same order of ties).
+struct FullSortSampler {
+    let parameters: SamplingParameters
+    var random: SplitMix64
+    init(_ parameters: SamplingParameters) {
+        self.parameters = parameters
+        random = SplitMix64(seed: parameters.seed)
+    }
+    mutating func sample(_ logits: [Float]) -> Int {
+        var candidates = logits.indices.filter { logits[$0] > -.infinity }.map { ($0, logits[$0] / parameters.temperature) }
+        let maximum = candidates.map(\.1).max()!
+        // Without top-k, the nucleus is measured against every candidate's mass, summed in
+        // vocabulary order.
+        let everything = candidates.reduce(Float(0)) { $0 + expf($1.1 - maximum) }
+        candidates.sort { $0.1 > $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }
+        if parameters.topK > 0 && parameters.topK < candidates.count { candidates.removeSubrange(parameters.topK...) }
+        var p = candidates.map { expf($0.1 - maximum) }
+        let total = parameters.topK > 0 ? p.reduce(0, +) : everything
+        var kept = p.count
+        if parameters.topP < 1 {
+            var cumulative: Float = 0
+            for i in p.indices {
+                cumulative += p[i] / total
+                if cumulative >= parameters.topP { kept = i + 1; break }
+            }
+        }
+        p.removeSubrange(kept...)
+        var target = random.nextUnitFloat() * p.reduce(0, +)
+        for i in p.indices {
+            target -= p[i]
+            if target < 0 { return candidates[i].0 }
+        }
+        return candidates[kept - 1].0
     }
 }
