@@ -24,7 +24,7 @@ extension Q5_0 {
             var b = 0
             while b + 2 <= blocks {
                 let (w, d) = pair(block)
-                lanes.addProduct(products(w, values + 32 * b, sums + 32 * b), d * scales(x, b))
+                lanes.addProduct(products(w, values + 32 * b, sums + 32 * b), scales(d, x, b))
                 block += 2 * bytesPerBlock
                 b += 2
             }
@@ -45,10 +45,10 @@ extension Q5_0 {
             var b = 0
             while b + 2 <= blocks {
                 let (w, d) = pair(block)
-                l0.addProduct(products(w, v0 + 32 * b, s0 + 32 * b), d * scales(x.0, b))
-                l1.addProduct(products(w, v1 + 32 * b, s1 + 32 * b), d * scales(x.1, b))
-                l2.addProduct(products(w, v2 + 32 * b, s2 + 32 * b), d * scales(x.2, b))
-                l3.addProduct(products(w, v3 + 32 * b, s3 + 32 * b), d * scales(x.3, b))
+                l0.addProduct(products(w, v0 + 32 * b, s0 + 32 * b), scales(d, x.0, b))
+                l1.addProduct(products(w, v1 + 32 * b, s1 + 32 * b), scales(d, x.1, b))
+                l2.addProduct(products(w, v2 + 32 * b, s2 + 32 * b), scales(d, x.2, b))
+                l3.addProduct(products(w, v3 + 32 * b, s3 + 32 * b), scales(d, x.3, b))
                 block += 2 * bytesPerBlock
                 b += 2
             }
@@ -60,23 +60,24 @@ extension Q5_0 {
         }
 
         /// Blocks `block` and the next as 64 unsigned bytes q ∈ 0…31 in weight order, and
-        /// their scales spread over the lanes of each.
+        /// their scales.
         @inline(__always)
-        static func pair(_ block: UnsafeRawPointer) -> (SIMD16<UInt32>, SIMD16<Float>) {
+        static func pair(_ block: UnsafeRawPointer) -> (SIMD16<UInt32>, SIMD2<Float>) {
             let next = block + bytesPerBlock
             let q0 = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
             let q1 = next.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
             let nibbles = SIMD16(lowHalf: SIMD8(lowHalf: q0, highHalf: q0 &>> 4), highHalf: SIMD8(lowHalf: q1, highHalf: q1 &>> 4))
             let qh = UInt64(block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self))
                 | UInt64(next.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)) << 32
-            let d = VNNI.spread(SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
+            let d = SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset))
             return (nibbles & 0x0F0F_0F0F | VNNI.byteMask(qh) & 0x1010_1010, d)
         }
 
-        /// The activation scales of blocks `b` and `b + 1`, spread over their lanes.
+        /// The weight scales `d` of blocks `b` and `b + 1` times their activation scales,
+        /// spread over their lanes.
         @inline(__always)
-        static func scales(_ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
-            VNNI.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+        static func scales(_ d: SIMD2<Float>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+            VNNI.spread(d * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
         }
 
         /// Sixteen lanes of four products each (two blocks), exactly, as floats: Σq·x − 16·Σx.

@@ -22,7 +22,7 @@ extension Q8_0 {
             var b = 0
             while b + 2 <= blocks {
                 let (w, d) = pair(block)
-                lanes.addProduct(products(w, x, b), d * scales(x, b))
+                lanes.addProduct(products(w, x, b), scales(d, x, b))
                 block += 2 * bytesPerBlock
                 b += 2
             }
@@ -39,10 +39,10 @@ extension Q8_0 {
             var b = 0
             while b + 2 <= blocks {
                 let (w, d) = pair(block)
-                l0.addProduct(products(w, x.0, b), d * scales(x.0, b))
-                l1.addProduct(products(w, x.1, b), d * scales(x.1, b))
-                l2.addProduct(products(w, x.2, b), d * scales(x.2, b))
-                l3.addProduct(products(w, x.3, b), d * scales(x.3, b))
+                l0.addProduct(products(w, x.0, b), scales(d, x.0, b))
+                l1.addProduct(products(w, x.1, b), scales(d, x.1, b))
+                l2.addProduct(products(w, x.2, b), scales(d, x.2, b))
+                l3.addProduct(products(w, x.3, b), scales(d, x.3, b))
                 block += 2 * bytesPerBlock
                 b += 2
             }
@@ -53,20 +53,21 @@ extension Q8_0 {
             return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
         }
 
-        /// Blocks `block` and the next as 64 bytes w + 128, and their scales over their lanes.
+        /// Blocks `block` and the next as 64 bytes w + 128, and their scales.
         @inline(__always)
-        static func pair(_ block: UnsafeRawPointer) -> (SIMD16<UInt32>, SIMD16<Float>) {
+        static func pair(_ block: UnsafeRawPointer) -> (SIMD16<UInt32>, SIMD2<Float>) {
             let next = block + bytesPerBlock
             let w = SIMD16(lowHalf: block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self),
                            highHalf: next.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self))
-            let d = VNNI.spread(SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
+            let d = SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset))
             return (w ^ 0x8080_8080, d)
         }
 
-        /// The activation scales of blocks `b` and `b + 1`, spread over their lanes.
+        /// The weight scales `d` of blocks `b` and `b + 1` times their activation scales,
+        /// spread over their lanes.
         @inline(__always)
-        static func scales(_ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
-            VNNI.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+        static func scales(_ d: SIMD2<Float>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+            VNNI.spread(d * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
         }
 
         /// Sixteen lanes of four products each (blocks b, b + 1), exactly, as floats:
