@@ -24,60 +24,124 @@ public enum MatrixMultiply {
         _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
         into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false
     ) {
-        switch weights.type {
-        case .q4_1: quantized(Q4_1.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q8_0: quantized(Q8_0.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q2_K: quantized(Q2_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q4_0: quantized(Q4_0.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q6_K: quantized(Q6_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q4_K: quantized(Q4_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q3_K: quantized(Q3_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q5_0: quantized(Q5_0.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q5_1: quantized(Q5_1.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .q5_K: quantized(Q5_K.Kernel.self, weights, x, tokens, y, scratch, pool, inputUnchanged)
-        case .f32: float(weights, x, tokens, y, pool)
-        default: dequantizing(weights, x, tokens, y, pool)
+        let product = Product(weights, into: y)
+        if KernelTable.layouts(of: weights.type) != nil {
+            fused((product, nil, nil), x, tokens, scratch, pool, inputUnchanged)
+        } else if weights.type == .f32 {
+            float(weights, x, tokens, y, pool)
+        } else {
+            dequantizing(weights, x, tokens, y, pool)
         }
     }
 
-    private static func quantized<F: DotKernel>(
-        _ format: F.Type, _ w: WeightMatrix, _ x: UnsafePointer<Float>, _ tokens: Int,
-        _ y: UnsafeMutablePointer<Float>, _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool
-    ) {
-        if !(inputUnchanged && scratch.holds(x, tokens: tokens, columns: w.columns, layouts: F.activationLayouts)) {
-            scratch.quantize(x, tokens: tokens, columns: w.columns, layouts: F.activationLayouts, pool: pool)
+    /// One product of a fused call: a matrix and where its output goes.
+    public struct Product {
+        /// The matrix, `rows × columns`.
+        public var weights: WeightMatrix
+        /// `tokens × rows` floats to overwrite.
+        public var output: UnsafeMutablePointer<Float>
+
+        /// Pairs a matrix with its output.
+        public init(_ weights: WeightMatrix, into output: UnsafeMutablePointer<Float>) {
+            self.weights = weights
+            self.output = output
         }
-        let blocks = w.columns / Q8Activations.blockSize
-        let rows = w.rows
-        // Rows in tiles: each group of four activation vectors is used for a whole tile of
-        // rows while it is in the nearest cache, instead of streaming every vector of the batch
-        // from further out once per row; the tile itself stays in L2.
-        let tileRows = max(1, Self.tileBytes / w.rowBytes)
+    }
+
+    /// Computes two or three products of the same input at once (the query, key and value
+    /// projections; the gate and up projections): the input is quantized once and the rows of
+    /// all of them are one job for the pool, so a decode step hands work to the threads once
+    /// instead of once per matrix. Each output is exactly what ``multiply(_:_:tokens:into:scratch:pool:inputUnchanged:)``
+    /// would write.
+    ///
+    /// - Precondition: every matrix has `x`'s number of columns.
+    public static func multiply(
+        _ first: Product, _ second: Product, _ third: Product? = nil, _ x: UnsafePointer<Float>, tokens: Int,
+        scratch: Q8Activations, pool: ThreadPool
+    ) {
+        guard KernelTable.layouts(of: first.weights.type) != nil, KernelTable.layouts(of: second.weights.type) != nil,
+              third.map({ KernelTable.layouts(of: $0.weights.type) != nil }) ?? true
+        else {
+            // A format without an integer kernel: one product after the other.
+            multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool)
+            multiply(second.weights, x, tokens: tokens, into: second.output, scratch: scratch, pool: pool, inputUnchanged: true)
+            if let third {
+                multiply(third.weights, x, tokens: tokens, into: third.output, scratch: scratch, pool: pool, inputUnchanged: true)
+            }
+            return
+        }
+        fused((first, second, third), x, tokens, scratch, pool, false)
+    }
+
+    /// Quantizes `x` (unless it is known unchanged and already quantized) in the layouts every
+    /// product's kernel reads, then splits all the products' rows over the pool.
+    private static func fused(
+        _ products: (Product, Product?, Product?), _ x: UnsafePointer<Float>, _ tokens: Int,
+        _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool
+    ) {
+        var layouts = KernelTable.layouts(of: products.0.weights.type)!
+        if let p = products.1 { layouts.formUnion(KernelTable.layouts(of: p.weights.type)!) }
+        if let p = products.2 { layouts.formUnion(KernelTable.layouts(of: p.weights.type)!) }
+        let columns = products.0.weights.columns
+        if !(inputUnchanged && scratch.holds(x, tokens: tokens, columns: columns, layouts: layouts)) {
+            scratch.quantize(x, tokens: tokens, columns: columns, layouts: layouts, pool: pool)
+        }
+        // Row offsets of the products in the joint range; read once, outside the job.
+        let a = products.0, b = products.1, c = products.2
+        let aRows = a.weights.rows, bRows = b?.weights.rows ?? 0, cRows = c?.weights.rows ?? 0
         // The vectors' pointers are read once here, into stack memory: reading them from the
         // class inside the loop would cost a dynamic exclusivity check per row.
         withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: tokens) { vectors in
             for t in 0..<tokens { vectors.initializeElement(at: t, to: scratch.vector(token: t)) }
             let v = UnsafeBufferPointer(vectors)
-            pool.parallelFor(rows) { range in
-                var tileStart = range.lowerBound
-                while tileStart < range.upperBound {
-                    let tile = tileStart..<min(tileStart + tileRows, range.upperBound)
-                    var t = 0
-                    // Four tokens at a time: kernels that can unpack a row once for several
-                    // activation vectors do so (``QuantizedDotFormat/dot4(row:_:blocks:)``).
-                    while t + 4 <= tokens {
-                        for r in tile {
-                            let four = F.dot4(row: w.row(r), (v[t], v[t + 1], v[t + 2], v[t + 3]), blocks: blocks)
-                            for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
-                        }
-                        t += 4
-                    }
-                    while t < tokens {
-                        for r in tile { y[t * rows + r] = F.dot(row: w.row(r), v[t], blocks: blocks) }
-                        t += 1
-                    }
-                    tileStart = tile.upperBound
+            pool.parallelFor(aRows + bRows + cRows) { range in
+                @inline(__always) func run(_ p: Product?, _ offset: Int, _ count: Int) {
+                    guard let p else { return }
+                    let lower = max(range.lowerBound - offset, 0), upper = min(range.upperBound - offset, count)
+                    guard lower < upper else { return }
+                    KernelTable.visit(p.weights.type, Rows(weights: p.weights, vectors: v, tokens: tokens, y: p.output, range: lower..<upper))
                 }
+                run(a, 0, aRows)
+                run(b, aRows, bRows)
+                run(c, aRows + bRows, cRows)
+            }
+        }
+    }
+
+    /// The rows `range` of one product with kernel `K`, in tiles: each group of four
+    /// activation vectors is used for a whole tile of rows while it is in the nearest cache,
+    /// instead of streaming every vector of the batch from further out once per row; the tile
+    /// itself stays in L2.
+    struct Rows: KernelVisitor {
+        let weights: WeightMatrix
+        let vectors: UnsafeBufferPointer<Q8Vector>
+        let tokens: Int
+        let y: UnsafeMutablePointer<Float>
+        let range: Range<Int>
+
+        @inline(__always)
+        func visit<K: DotKernel>(_ kernel: K.Type) {
+            let w = weights, v = vectors, tokens = tokens, y = y
+            let blocks = w.columns / Q8Activations.blockSize, rows = w.rows
+            let tileRows = max(1, MatrixMultiply.tileBytes / w.rowBytes)
+            var tileStart = range.lowerBound
+            while tileStart < range.upperBound {
+                let tile = tileStart..<min(tileStart + tileRows, range.upperBound)
+                var t = 0
+                // Four tokens at a time: kernels that can unpack a row once for several
+                // activation vectors do so (``DotKernel/dot4(row:_:blocks:)``).
+                while t + 4 <= tokens {
+                    for r in tile {
+                        let four = K.dot4(row: w.row(r), (v[t], v[t + 1], v[t + 2], v[t + 3]), blocks: blocks)
+                        for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
+                    }
+                    t += 4
+                }
+                while t < tokens {
+                    for r in tile { y[t * rows + r] = K.dot(row: w.row(r), v[t], blocks: blocks) }
+                    t += 1
+                }
+                tileStart = tile.upperBound
             }
         }
     }

@@ -173,9 +173,7 @@ public final class Transformer: @unchecked Sendable {
             // Attention: x += Wo · attention(rope(Wq·h), rope(Wk·h), Wv·h), h = rmsnorm(x)
             rmsNorm(s.x, layer.attentionNorm, into: s.xb, rows: n)
             record("attn_norm-\(l)", s.xb, n, dim)
-            multiply(layer.query, s.xb, n, into: s.q)                        // (n, q)
-            multiply(layer.key, s.xb, n, into: s.k, inputUnchanged: true)    // (n, kv)
-            multiply(layer.value, s.xb, n, into: s.v, inputUnchanged: true)  // (n, kv)
+            multiply((layer.query, s.q), (layer.key, s.k), (layer.value, s.v), s.xb, n)  // (n, q), (n, kv), (n, kv)
             addBias(layer.queryBias, to: s.q, rows: n, length: q)
             addBias(layer.keyBias, to: s.k, rows: n, length: kv)
             addBias(layer.valueBias, to: s.v, rows: n, length: kv)
@@ -205,8 +203,7 @@ public final class Transformer: @unchecked Sendable {
             // Feed-forward: x += Wdown · (silu(Wgate·h) ⊙ Wup·h), h = rmsnorm(x)
             rmsNorm(s.x, layer.feedForwardNorm, into: s.xb, rows: n)
             record("ffn_norm-\(l)", s.xb, n, dim)
-            multiply(layer.gate, s.xb, n, into: s.hidden)                    // (n, ffn)
-            multiply(layer.up, s.xb, n, into: s.hidden2, inputUnchanged: true) // (n, ffn)
+            multiply((layer.gate, s.hidden), (layer.up, s.hidden2), nil, s.xb, n)   // (n, ffn), (n, ffn)
             record("ffn_gate-\(l)", s.hidden, n, ffn)
             record("ffn_up-\(l)", s.hidden2, n, ffn)
             for t in 0..<n { VectorMath.swiGLU(s.hidden + t * ffn, up: s.hidden2 + t * ffn, count: ffn) }
@@ -314,14 +311,18 @@ public final class Transformer: @unchecked Sendable {
         }
     }
 
-    /// `inputUnchanged`: `x` is the previous product's input, untouched since (its quantized
-    /// activations are reused).
+    private func multiply(_ matrix: WeightMatrix, _ x: UnsafePointer<Float>, _ rows: Int, into y: UnsafeMutablePointer<Float>) {
+        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool)
+    }
+
+    /// Two or three products of the same input as one job for the pool (the input quantized once).
     private func multiply(
-        _ matrix: WeightMatrix, _ x: UnsafePointer<Float>, _ rows: Int, into y: UnsafeMutablePointer<Float>,
-        inputUnchanged: Bool = false
+        _ a: (WeightMatrix, UnsafeMutablePointer<Float>), _ b: (WeightMatrix, UnsafeMutablePointer<Float>),
+        _ c: (WeightMatrix, UnsafeMutablePointer<Float>)?, _ x: UnsafePointer<Float>, _ rows: Int
     ) {
         MatrixMultiply.multiply(
-            matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool, inputUnchanged: inputUnchanged)
+            .init(a.0, into: a.1), .init(b.0, into: b.1), c.map { .init($0.0, into: $0.1) }, x, tokens: rows,
+            scratch: state.activations, pool: pool)
     }
 
     private func addBias(_ bias: UnsafePointer<Float>?, to x: UnsafeMutablePointer<Float>, rows: Int, length: Int) {
