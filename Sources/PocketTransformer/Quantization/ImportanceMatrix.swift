@@ -15,8 +15,9 @@ import PocketTokenizer
 /// Collected by running the model itself through its ``Transformer/trace`` hook (no cost to
 /// normal inference): `attn_norm` feeds Q/K/V, `kqv_out` the attention output projection,
 /// `ffn_norm` the gate and up projections, `ffn_swiglu` the down projection, and the final
-/// normalized hidden state the output projection (or the tied token embedding). A token
-/// embedding used only as a lookup table has no column statistics (it is weighted uniformly).
+/// normalized hidden state the output projection. A token embedding used only as a lookup
+/// table has no column statistics (it is weighted uniformly); a tied one (no `output.weight`)
+/// serves both uses, so its importance is the output statistics scaled to mean 1, plus 1.
 ///
 /// ```swift
 /// let matrix = try ImportanceMatrix.collect(model: transformer, tokenizer: tokenizer, text: .default)
@@ -130,7 +131,15 @@ public struct ImportanceMatrix: Sendable, Equatable {
             }
             columns[p + "ffn_down.weight"] = means("ffn_swiglu-\(l)")
         }
-        columns[outputName] = means("output")
+        if var output = means("output") {
+            if outputName == "token_embd.weight" {
+                // A tied embedding is also the input lookup table, where every column counts the
+                // same: weight both uses equally (output statistics scaled to mean 1, plus 1).
+                let mean = output.reduce(0, +) / Float(Swift.max(1, output.count))
+                if mean > 0 { output = output.map { $0 / mean + 1 } }
+            }
+            columns[outputName] = output
+        }
         return ImportanceMatrix(columns: columns, tokenCount: tokens.count)
     }
 }
