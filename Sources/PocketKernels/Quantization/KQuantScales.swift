@@ -52,6 +52,7 @@ enum KQuantScales {
     ///   - subBlocks: Number of sub-blocks; `subBlocks * size == 256`.
     ///   - levels: Largest weight level (3 or 15).
     ///   - scaleLevels: Largest sub-block scale or minimum (15 or 63).
+    ///   - w: Importance of each of the 256 weights (every error is weighted), or nil.
     static func affine(
         _ x: UnsafePointer<Float>, subBlocks: Int, size: Int, levels: Int32, scaleLevels: Int32,
         weights w: UnsafePointer<Float>? = nil, _ scratch: KQuantScratch
@@ -126,7 +127,7 @@ enum KQuantScales {
     /// Symmetric super-block (Q3_K, Q6_K): fills `scratch.scales` (Int8 bit patterns in
     /// `scaleLowest`…`scaleHighest`) and `scratch.levels` (q − `lowest`) and returns the
     /// fp16-rounded factor. The factor and each sub-block scale are searched like
-    /// ``affine(_:subBlocks:size:levels:scaleLevels:_:)`` does.
+    /// ``affine(_:subBlocks:size:levels:scaleLevels:weights:_:)`` does, weighted by `w` when given.
     static func symmetric(
         _ x: UnsafePointer<Float>, subBlocks: Int, size: Int, lowest: Int32, highest: Int32,
         scaleLowest: Int32, scaleHighest: Int32, weights w: UnsafePointer<Float>? = nil, _ scratch: KQuantScratch

@@ -8,6 +8,9 @@
 //    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level q = round(x / (d·scale))
 //    in −4…3, stored as low 2 bits of q + 4 plus a high bit that is set when q ≥ 0.
+//
+// With importance weights (``ImportanceWeightedFormat``) every squared error and least-squares
+// sum above is weighted per weight; without them the bytes are those of the unweighted search.
 
 extension Q3_K: ImportanceWeightedFormat {
     public static func quantize(

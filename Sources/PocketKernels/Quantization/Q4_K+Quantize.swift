@@ -8,6 +8,9 @@
 //    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level
 //    q = round((x + dmin·min) / (d·scale)), clamped to 0…15.
+//
+// With importance weights (``ImportanceWeightedFormat``) every squared error and least-squares
+// sum above is weighted per weight; without them the bytes are those of the unweighted search.
 
 extension Q4_K: ImportanceWeightedFormat {
     public static func quantize(

@@ -8,6 +8,9 @@
 //    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level q = round(x / (d·scale))
 //    in −32…31, stored as q + 32: low nibble in `ql`, top 2 bits in `qh`.
+//
+// With importance weights (``ImportanceWeightedFormat``) every squared error and least-squares
+// sum above is weighted per weight; without them the bytes are those of the unweighted search.
 
 extension Q6_K: ImportanceWeightedFormat {
     public static func quantize(
