@@ -1,13 +1,22 @@
 import Foundation
+import PocketGGUF
 import PocketKernels
+import PocketTokenizer
 import PocketTransformer
 
-/// `pocket quantize IN OUT --type T [--pure] [--threads N]`: re-encodes a GGUF model.
+/// `pocket quantize IN OUT --type T [--pure] [--calibration FILE | --no-calibration] [--threads N]`:
+/// re-encodes a GGUF model.
 ///
-/// A progress bar goes to stderr; the per-tensor table and the totals go to stdout.
+/// Unless `--pure` or `--no-calibration`, the model first runs on a calibration text (the
+/// built-in ``CalibrationText/default`` or `--calibration FILE`) to collect the column
+/// importances the encoders weight errors by (``ImportanceMatrix``). For `q2_k` and `q3_k`
+/// (without `--pure`) the types come from the size-budgeted planner (``QuantizationPlanner``),
+/// whose plan is printed before anything is written.
+///
+/// A progress bar goes to stderr; the plan, the per-tensor table and the totals go to stdout.
 enum QuantizeCommand {
     static func run(_ argv: ArraySlice<String>) throws {
-        let arguments = try Arguments(argv, valueOptions: ["type", "threads"], switches: ["pure"])
+        let arguments = try Arguments(argv, valueOptions: ["type", "threads", "calibration"], switches: ["pure", "no-calibration"])
         guard arguments.positionals.count == 2 else {
             throw CLIError.usage("quantize needs an input and an output path: pocket quantize IN.gguf OUT.gguf --type T")
         }
@@ -19,20 +28,76 @@ enum QuantizeCommand {
         let threads = try arguments.integer("threads", default: ThreadPool.defaultThreadCount, in: 1...1024)
         let (inputPath, outputPath) = (arguments.positionals[0], arguments.positionals[1])
         let recipe = QuantizationRecipe(target: target, pure: arguments.has("pure"))
+        if arguments.has("no-calibration") && arguments.string("calibration") != nil {
+            throw CLIError.usage("--calibration and --no-calibration exclude each other")
+        }
+        let calibrate = arguments.string("calibration") != nil || !(recipe.pure || arguments.has("no-calibration"))
 
         let summary: QuantizationSummary
         do {
-            let quantizer = try ModelQuantizer(input: URL(fileURLWithPath: inputPath), recipe: recipe)
-            Log.info("pocket: quantizing \(inputPath) to \(target.rawValue)\(recipe.pure ? " (pure)" : "") with \(threads) threads")
+            let pool = ThreadPool(threads: threads)
+            let file: GGUFFile
+            do { file = try GGUFFile(contentsOf: URL(fileURLWithPath: inputPath)) } catch {
+                throw QuantizationError.unreadableInput(path: inputPath, reason: error.description)
+            }
+            let importance = calibrate ? try collectImportance(file, calibration: arguments.string("calibration"), pool: pool) : nil
+            var types: [String: GGMLType] = [:]
+            if !recipe.pure, let plan = try QuantizationPlanner.plan(input: file, target: target, importance: importance, pool: pool) {
+                printPlan(plan)
+                types = plan.types
+            }
+            let quantizer = try ModelQuantizer(input: file, recipe: recipe, importance: importance, types: types)
+            Log.info("pocket: quantizing \(inputPath) to \(target.rawValue)\(recipe.pure ? " (pure)" : "")"
+                     + "\(importance == nil ? "" : " (importance-weighted)") with \(threads) threads")
             var bar = ProgressBar()
-            summary = try quantizer.write(to: URL(fileURLWithPath: outputPath), pool: ThreadPool(threads: threads)) {
+            summary = try quantizer.write(to: URL(fileURLWithPath: outputPath), pool: pool) {
                 bar.update($0, of: $1)
             }
             bar.finish()
-        } catch {
+        } catch let error as QuantizationError {
             throw CLIError.failure(error.description)
+        } catch {
+            throw CLIError.failure("\(error)")
         }
         printTable(summary)
+    }
+
+    /// Runs the model over the calibration text (`path`, or the built-in one) and returns its
+    /// column statistics; logs the time taken.
+    static func collectImportance(_ file: GGUFFile, calibration path: String?, pool: ThreadPool) throws -> ImportanceMatrix {
+        let text = try path.map { path throws(QuantizationError) in try CalibrationText(contentsOf: URL(fileURLWithPath: path)) } ?? .default
+        let started = ContinuousClock.now
+        let model: Transformer, tokenizer: Tokenizer
+        do {
+            model = try Transformer(file: file, contextLength: 512, pool: pool)
+            tokenizer = try Tokenizer(gguf: file)
+        } catch {
+            throw QuantizationError.calibrationFailed(reason: "\(error)")
+        }
+        var bar = ProgressBar()
+        Log.info("pocket: collecting activation statistics on \(text.name)")
+        let matrix = try ImportanceMatrix.collect(model: model, tokenizer: tokenizer, text: text) { bar.update($0, of: $1) }
+        bar.finish()
+        Log.info(String(format: "pocket: %d calibration tokens, %.1f s", matrix.tokenCount, (ContinuousClock.now - started).seconds))
+        return matrix
+    }
+
+    /// The budgeted plan, on stdout: one line per tensor (type, bytes, estimated error) and the
+    /// totals against the budget.
+    static func printPlan(_ plan: QuantizationPlan) {
+        let nameWidth = max(6, plan.entries.map(\.name.count).max() ?? 0)
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let padding = String(repeating: " ", count: max(0, width - text.count))
+            return right ? padding + text : text + padding
+        }
+        print("plan: " + pad("tensor", nameWidth) + "  " + pad("type", 5) + "  " + pad("bytes", 10, right: true)
+              + "  " + pad("est. error", 10, right: true))
+        for entry in plan.entries {
+            print("plan: " + pad(entry.name, nameWidth) + "  " + pad(entry.type.name, 5) + "  "
+                  + pad(String(entry.bytes), 10, right: true) + "  " + pad(String(format: "%.3e", entry.error), 10, right: true))
+        }
+        print(String(format: "plan: %d bytes of tensor data within a budget of %d (llama.cpp's mix), estimated error %.4f",
+                     plan.byteCount, plan.budget, plan.expectedError))
     }
 
     /// The per-tensor table and the totals, on stdout.

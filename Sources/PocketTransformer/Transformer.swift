@@ -39,7 +39,7 @@ public final class Transformer: @unchecked Sendable {
 
     /// A debugging aid: when set, receives every intermediate tensor of the forward pass under
     /// llama.cpp's names (`attn_norm-0`, `Qcur-0` after RoPE, `Kcur-0`, `Vcur-0`, `attn_out-0`,
-    /// `ffn_inp-0`, `ffn_norm-0`, `ffn_gate-0`, `ffn_up-0`, `ffn_swiglu-0`, `ffn_out-0`,
+    /// `kqv_out-0` (the attention output projection's input), `ffn_inp-0`, `ffn_norm-0`, `ffn_gate-0`, `ffn_up-0`, `ffn_swiglu-0`, `ffn_out-0`,
     /// `l_out-0`, …, `result_norm`, `result_output`) as `(rows, columns)` row-major floats, so a
     /// forward pass can be compared op by op with a llama.cpp trace. Slows evaluation down; leave
     /// `nil` otherwise.
@@ -195,6 +195,7 @@ public final class Transformer: @unchecked Sendable {
             // Queries meet the half-precision keys in half precision, as in llama.cpp.
             for i in 0..<(n * q) { s.q[i] = Float(Float16(s.q[i])) }
             attention(layer: l, tokens: n, halfPrecision: isPrompt)          // (n, q) into s.attention
+            record("kqv_out-\(l)", s.attention, n, q)
             multiply(layer.output, s.attention, n, into: s.xb)               // (n, dim)
             record("attn_out-\(l)", s.xb, n, dim)
             VectorMath.add(s.xb, to: s.x, count: n * dim)

@@ -10,20 +10,22 @@ struct QuantizeCommandTests {
         let result = try runPocket(["quantize", modelURL.path, output.path, "--type", "q2_k", "--threads", "2"])
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n").map(String.init)
-        // One table row per tensor: 30 blocks × 9 tensors, plus the embedding and output norm.
+        // The plan comes first: a header, one line per tensor, and the total within the budget
+        // (the tensor bytes of llama-quantize's Q2_K of this file).
+        let plan = lines.filter { $0.hasPrefix("plan: ") }
+        #expect(plan.count == 272 + 2)
+        #expect(plan.last?.contains("within a budget of 86416128") == true)
+        #expect(plan.contains { $0.hasPrefix("plan: blk.0.ffn_down.weight") })
+        // Then one table row per tensor: 30 blocks × 9 tensors, plus the embedding and output norm.
         let rows = lines.filter { $0.contains(" -> ") && !$0.hasPrefix("tensor") && !$0.hasPrefix("*") }
         #expect(rows.count == 272)
-        // The recipe on SmolLM2 (hidden size 576, not a multiple of 256): ffn_down (rows of
-        // 1536) is Q2_K; the rest falls back to 32-weight formats, marked with '*'.
-        let downProjection = try #require(rows.first { $0.hasPrefix("blk.0.ffn_down.weight") })
-        #expect(downProjection.contains("q4_1  -> q2_K "))
-        #expect(rows.first { $0.hasPrefix("blk.0.attn_v.weight") }?.contains("-> q5_0*") == true)
-        #expect(rows.first { $0.hasPrefix("blk.0.ffn_up.weight") }?.contains("-> q4_0*") == true)
-        #expect(rows.first { $0.hasPrefix("token_embd.weight") }?.contains("-> q8_0*") == true)
+        #expect(rows.first { $0.hasPrefix("blk.0.attn_norm.weight") }?.contains("-> f32") == true)
+        #expect(result.errors.contains("calibration tokens"))
         let total = try #require(lines.last)
         #expect(total.hasPrefix("total: 272 tensors") && total.contains("bits/weight"))
         let size = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
         #expect(total.contains("\(size) bytes"))
+        #expect(size <= 88_201_792)  // llama-quantize's Q2_K of the same file
         #expect(result.errors.contains("100%"))
 
         let generated = try runPocket(["generate", "--model", output.path, "--greedy", "-n", "8", "The capital of France is"])
@@ -43,5 +45,10 @@ struct QuantizeCommandTests {
         #expect(unwritable.errors.contains("/nonexistent-dir/out.gguf"))
         let noOutput = try runPocket(["quantize", modelURL.path, "--type", "q8_0"])
         #expect(noOutput.status == 2)
+        let noCalibration = try runPocket(["quantize", modelURL.path, "/tmp/x.gguf", "--type", "q2_k", "--calibration", "/nonexistent/cal.txt"])
+        #expect(noCalibration.status == 1)
+        #expect(noCalibration.errors.contains("/nonexistent/cal.txt"))
+        let both = try runPocket(["quantize", modelURL.path, "/tmp/x.gguf", "--type", "q2_k", "--calibration", "a.txt", "--no-calibration"])
+        #expect(both.status == 2)
     }
 }

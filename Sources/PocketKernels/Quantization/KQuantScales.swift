@@ -52,13 +52,14 @@ enum KQuantScales {
     ///   - subBlocks: Number of sub-blocks; `subBlocks * size == 256`.
     ///   - levels: Largest weight level (3 or 15).
     ///   - scaleLevels: Largest sub-block scale or minimum (15 or 63).
+    ///   - w: Importance of each of the 256 weights (every error is weighted), or nil.
     static func affine(
         _ x: UnsafePointer<Float>, subBlocks: Int, size: Int, levels: Int32, scaleLevels: Int32,
-        _ scratch: KQuantScratch
+        weights w: UnsafePointer<Float>? = nil, _ scratch: KQuantScratch
     ) -> (d: Float, dmin: Float) {
         var maxScale: Float = 0, maxOffset: Float = 0
         for s in 0..<subBlocks {
-            let fit = SubBlockFit.affine(x + s * size, count: size, levels: levels)
+            let fit = SubBlockFit.affine(x + s * size, count: size, levels: levels, weights: w.map { $0 + s * size })
             scratch.fits[s] = fit.scale
             scratch.fits[16 + s] = fit.offset
             maxScale = Swift.max(maxScale, fit.scale)
@@ -72,14 +73,14 @@ enum KQuantScales {
             for minStretch in factorStretches {
                 let d = nonzeroHalf(maxScale / Float(scaleLevels) * dStretch)
                 let dmin = nonzeroHalf(maxOffset / Float(scaleLevels) * minStretch)
-                let error = assignAffine(x, subBlocks, size, levels, scaleLevels, d, dmin, scratch, store: false)
+                let error = assignAffine(x, subBlocks, size, levels, scaleLevels, d, dmin, w, scratch, store: false)
                 if error < bestError {
                     bestError = error
                     best = (d, dmin)
                 }
             }
         }
-        _ = assignAffine(x, subBlocks, size, levels, scaleLevels, best.d, best.dmin, scratch, store: true)
+        _ = assignAffine(x, subBlocks, size, levels, scaleLevels, best.d, best.dmin, w, scratch, store: true)
         return best
     }
 
@@ -88,7 +89,7 @@ enum KQuantScales {
     @inline(__always)
     static func assignAffine(
         _ x: UnsafePointer<Float>, _ subBlocks: Int, _ size: Int, _ levels: Int32, _ scaleLevels: Int32,
-        _ d: Float, _ dmin: Float, _ scratch: KQuantScratch, store: Bool
+        _ d: Float, _ dmin: Float, _ w: UnsafePointer<Float>?, _ scratch: KQuantScratch, store: Bool
     ) -> Float {
         let inverseD: Float = d > 0 ? 1 / d : 0, inverseDmin: Float = dmin > 0 ? 1 / dmin : 0
         var total: Float = 0
@@ -101,7 +102,7 @@ enum KQuantScales {
                 for minimum in Swift.max(0, min0 - 1)...Swift.min(scaleLevels, min0 + 1) {
                     // The decoder computes (d·scale)·q − (dmin·min) in float32.
                     let dl = d * Float(scale), ml = dmin * Float(minimum)
-                    let error = SubBlockFit.affineError(sub, size, levels, dl, ml)
+                    let error = SubBlockFit.affineError(sub, size, levels, dl, ml, w.map { $0 + s * size })
                     if error < bestError {
                         bestError = error
                         bestScale = scale
@@ -126,14 +127,14 @@ enum KQuantScales {
     /// Symmetric super-block (Q3_K, Q6_K): fills `scratch.scales` (Int8 bit patterns in
     /// `scaleLowest`…`scaleHighest`) and `scratch.levels` (q − `lowest`) and returns the
     /// fp16-rounded factor. The factor and each sub-block scale are searched like
-    /// ``affine(_:subBlocks:size:levels:scaleLevels:_:)`` does.
+    /// ``affine(_:subBlocks:size:levels:scaleLevels:weights:_:)`` does, weighted by `w` when given.
     static func symmetric(
         _ x: UnsafePointer<Float>, subBlocks: Int, size: Int, lowest: Int32, highest: Int32,
-        scaleLowest: Int32, scaleHighest: Int32, _ scratch: KQuantScratch
+        scaleLowest: Int32, scaleHighest: Int32, weights w: UnsafePointer<Float>? = nil, _ scratch: KQuantScratch
     ) -> Float {
         var extreme: Float = 0
         for s in 0..<subBlocks {
-            let scale = SubBlockFit.symmetric(x + s * size, count: size, lowest: lowest, highest: highest)
+            let scale = SubBlockFit.symmetric(x + s * size, count: size, lowest: lowest, highest: highest, weights: w.map { $0 + s * size })
             scratch.fits[s] = scale
             if abs(scale) > abs(extreme) { extreme = scale }
         }
@@ -141,13 +142,13 @@ enum KQuantScales {
         var best = nonzeroHalf(extreme / Float(scaleLowest)), bestError = Float.infinity
         for stretch in factorStretches {
             let d = nonzeroHalf(extreme / Float(scaleLowest) * stretch)
-            let error = assignSymmetric(x, subBlocks, size, lowest, highest, scaleLowest, scaleHighest, d, scratch, store: false)
+            let error = assignSymmetric(x, subBlocks, size, lowest, highest, scaleLowest, scaleHighest, d, w, scratch, store: false)
             if error < bestError {
                 bestError = error
                 best = d
             }
         }
-        _ = assignSymmetric(x, subBlocks, size, lowest, highest, scaleLowest, scaleHighest, best, scratch, store: true)
+        _ = assignSymmetric(x, subBlocks, size, lowest, highest, scaleLowest, scaleHighest, best, w, scratch, store: true)
         return best
     }
 
@@ -156,7 +157,7 @@ enum KQuantScales {
     @inline(__always)
     static func assignSymmetric(
         _ x: UnsafePointer<Float>, _ subBlocks: Int, _ size: Int, _ lowest: Int32, _ highest: Int32,
-        _ scaleLowest: Int32, _ scaleHighest: Int32, _ d: Float, _ scratch: KQuantScratch, store: Bool
+        _ scaleLowest: Int32, _ scaleHighest: Int32, _ d: Float, _ w: UnsafePointer<Float>?, _ scratch: KQuantScratch, store: Bool
     ) -> Float {
         let inverseD: Float = d != 0 ? 1 / d : 0
         var total: Float = 0
@@ -165,7 +166,7 @@ enum KQuantScales {
             let scale0 = roundedClamped(scratch.fits[s] * inverseD, scaleLowest, scaleHighest)
             var bestError = Float.infinity, bestScale: Int32 = 0
             for scale in Swift.max(scaleLowest, scale0 - 1)...Swift.min(scaleHighest, scale0 + 1) {
-                let error = SubBlockFit.symmetricError(sub, size, lowest, highest, d * Float(scale))
+                let error = SubBlockFit.symmetricError(sub, size, lowest, highest, d * Float(scale), w.map { $0 + s * size })
                 if error < bestError {
                     bestError = error
                     bestScale = scale

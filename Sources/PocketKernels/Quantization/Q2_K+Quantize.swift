@@ -8,16 +8,26 @@
 //    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level
 //    q = round((x + dmin·min) / (d·scale)), clamped to 0…3.
+//
+// With importance weights (``ImportanceWeightedFormat``) every squared error and least-squares
+// sum above is weighted per weight; without them the bytes are those of the unweighted search.
 
-extension Q2_K: QuantizableFormat {
+extension Q2_K: ImportanceWeightedFormat {
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
+    ) {
+        quantize(source, importance: nil, blocks: count, into: destination)
+    }
+
+    public static func quantize(
+        _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
+        into destination: UnsafeMutableRawPointer
     ) {
         KQuantScratch.with { scratch in
             for b in 0..<count {
                 let x = source + b * weightsPerBlock
                 let block = destination + b * bytesPerBlock
-                let (d, dmin) = KQuantScales.affine(x, subBlocks: 16, size: 16, levels: 3, scaleLevels: 15, scratch)
+                let (d, dmin) = KQuantScales.affine(x, subBlocks: 16, size: 16, levels: 3, scaleLevels: 15, weights: importance.map { $0 + b * weightsPerBlock }, scratch)
                 block.storeHalf(d, at: dOffset)
                 block.storeHalf(dmin, at: dminOffset)
                 for s in 0..<16 { block.storeByte(scratch.scales[s] | scratch.mins[s] << 4, at: scalesOffset + s) }

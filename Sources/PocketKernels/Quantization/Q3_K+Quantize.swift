@@ -8,16 +8,26 @@
 //    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level q = round(x / (d·scale))
 //    in −4…3, stored as low 2 bits of q + 4 plus a high bit that is set when q ≥ 0.
+//
+// With importance weights (``ImportanceWeightedFormat``) every squared error and least-squares
+// sum above is weighted per weight; without them the bytes are those of the unweighted search.
 
-extension Q3_K: QuantizableFormat {
+extension Q3_K: ImportanceWeightedFormat {
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
+    ) {
+        quantize(source, importance: nil, blocks: count, into: destination)
+    }
+
+    public static func quantize(
+        _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
+        into destination: UnsafeMutableRawPointer
     ) {
         KQuantScratch.with { scratch in
             for b in 0..<count {
                 let x = source + b * weightsPerBlock
                 let block = destination + b * bytesPerBlock
-                let d = KQuantScales.symmetric(x, subBlocks: 16, size: 16, lowest: -4, highest: 3, scaleLowest: -32, scaleHighest: 31, scratch)
+                let d = KQuantScales.symmetric(x, subBlocks: 16, size: 16, lowest: -4, highest: 3, scaleLowest: -32, scaleHighest: 31, weights: importance.map { $0 + b * weightsPerBlock }, scratch)
                 block.storeHalf(d, at: dOffset)
                 // Scales are stored biased by 32: low nibbles in bytes 0…7, top 2 bits in bytes 8…11.
                 for i in 0..<12 { block.storeByte(0, at: scalesOffset + i) }

@@ -37,3 +37,28 @@ func signedExtreme(_ x: UnsafePointer<Float>, _ count: Int) -> Float {
     }
     return best
 }
+
+// Weighted (searched) Q4_0: the scale d of x ≈ d·(q − 8) comes from the least-squares search of
+// ``SubBlockFit/symmetric(_:count:lowest:highest:weights:)`` over levels −8…7 (the reference's
+// "extreme weight at −8" grid is one of its candidates), then every weight takes its nearest
+// level under the fp16-rounded d the decoder reads.
+extension Q4_0: ImportanceWeightedFormat {
+    public static func quantize(
+        _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
+        into destination: UnsafeMutableRawPointer
+    ) {
+        for b in 0..<count {
+            let x = source + b * weightsPerBlock
+            let block = destination + b * bytesPerBlock
+            let d = halfRounded(SubBlockFit.symmetric(x, count: 32, lowest: -8, highest: 7,
+                                                      weights: importance.map { $0 + b * weightsPerBlock }))
+            let id: Float = d == 0 ? 0 : 1 / d
+            block.storeHalf(d, at: dOffset)
+            for j in 0..<16 {
+                let low = roundedClamped(x[j] * id, -8, 7) + 8
+                let high = roundedClamped(x[j + 16] * id, -8, 7) + 8
+                block.storeByte(UInt8(low) | UInt8(high) << 4, at: qsOffset + j)
+            }
+        }
+    }
+}

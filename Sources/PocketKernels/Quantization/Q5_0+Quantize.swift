@@ -28,3 +28,28 @@ extension Q5_0: QuantizableFormat {
         }
     }
 }
+
+// Weighted (searched) Q5_0: as the weighted Q4_0, over levels −16…15.
+extension Q5_0: ImportanceWeightedFormat {
+    public static func quantize(
+        _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
+        into destination: UnsafeMutableRawPointer
+    ) {
+        for b in 0..<count {
+            let x = source + b * weightsPerBlock
+            let block = destination + b * bytesPerBlock
+            let d = halfRounded(SubBlockFit.symmetric(x, count: 32, lowest: -16, highest: 15,
+                                                      weights: importance.map { $0 + b * weightsPerBlock }))
+            let id: Float = d == 0 ? 0 : 1 / d
+            block.storeHalf(d, at: dOffset)
+            var qh: UInt32 = 0
+            for j in 0..<16 {
+                let q0 = UInt32(roundedClamped(x[j] * id, -16, 15) + 16)
+                let q1 = UInt32(roundedClamped(x[j + 16] * id, -16, 15) + 16)
+                block.storeByte(UInt8(q0 & 0xF | (q1 & 0xF) << 4), at: qsOffset + j)
+                qh |= (q0 >> 4) << UInt32(j) | (q1 >> 4) << UInt32(j + 16)
+            }
+            block.storeBytes(of: qh.littleEndian, toByteOffset: qhOffset, as: UInt32.self)
+        }
+    }
+}

@@ -8,16 +8,26 @@
 //    ±1; the decoder's exact error picks (``KQuantScales``).
 // 3. With the stored factors fixed, each weight takes the nearest level q = round(x / (d·scale))
 //    in −32…31, stored as q + 32: low nibble in `ql`, top 2 bits in `qh`.
+//
+// With importance weights (``ImportanceWeightedFormat``) every squared error and least-squares
+// sum above is weighted per weight; without them the bytes are those of the unweighted search.
 
-extension Q6_K: QuantizableFormat {
+extension Q6_K: ImportanceWeightedFormat {
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
+    ) {
+        quantize(source, importance: nil, blocks: count, into: destination)
+    }
+
+    public static func quantize(
+        _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
+        into destination: UnsafeMutableRawPointer
     ) {
         KQuantScratch.with { scratch in
             for b in 0..<count {
                 let x = source + b * weightsPerBlock
                 let block = destination + b * bytesPerBlock
-                let d = KQuantScales.symmetric(x, subBlocks: 16, size: 16, lowest: -32, highest: 31, scaleLowest: -128, scaleHighest: 127, scratch)
+                let d = KQuantScales.symmetric(x, subBlocks: 16, size: 16, lowest: -32, highest: 31, scaleLowest: -128, scaleHighest: 127, weights: importance.map { $0 + b * weightsPerBlock }, scratch)
                 block.storeHalf(d, at: dOffset)
                 for s in 0..<16 { block.storeByte(scratch.scales[s], at: scalesOffset + s) }
                 let q = scratch.levels  // q + 32 ∈ 0…63

@@ -32,36 +32,59 @@ public final class ModelQuantizer: Sendable {
     /// Bytes of output encoded per batch of rows.
     static let batchBytes = 4 << 20
 
+    /// Column statistics the encoders weight rounding errors by, or `nil`.
+    public let importance: ImportanceMatrix?
+    /// Whether the 32-weight formats use the searched encoders (see
+    /// ``ImportanceWeightedFormat``) rather than the reference-exact ones: true unless the
+    /// recipe is `pure` without calibration, which reproduces llama.cpp's reference bytes.
+    public var searched: Bool { importance != nil || !recipe.pure }
+
     /// Plans the quantization of `input`.
     ///
+    /// - Parameters:
+    ///   - importance: Column statistics for importance-weighted encoding, or `nil`.
+    ///   - types: Types chosen elsewhere (a ``QuantizationPlan``) by tensor name; they replace
+    ///     the recipe's choice for the tensors they name.
     /// - Throws: ``QuantizationError/unsupportedInputType(tensor:type:)`` if a tensor's type
-    ///   has no decoder.
-    public init(input: GGUFFile, recipe: QuantizationRecipe) throws(QuantizationError) {
+    ///   has no decoder (or a planned type has no encoder).
+    public init(
+        input: GGUFFile, recipe: QuantizationRecipe, importance: ImportanceMatrix? = nil, types: [String: GGMLType] = [:]
+    ) throws(QuantizationError) {
         var plans: [TensorPlan] = []
         for tensor in input.tensors {
             guard BlockFormats.format(for: tensor.type) != nil else {
                 throw .unsupportedInputType(tensor: tensor.name, type: tensor.type)
             }
-            plans.append(TensorPlan(name: tensor.name, dimensions: tensor.dimensions, inputType: tensor.type,
-                                    choice: recipe.choice(forTensor: tensor.name, dimensions: tensor.dimensions)))
+            var choice = recipe.choice(forTensor: tensor.name, dimensions: tensor.dimensions)
+            if let planned = types[tensor.name] {
+                guard QuantizableFormats.format(for: planned) != nil,
+                      GGUFTensorInfo.byteCount(dimensions: tensor.dimensions, type: planned) != nil else {
+                    throw .unsupportedInputType(tensor: tensor.name, type: planned)
+                }
+                choice = QuantizationRecipe.Choice(requested: planned, type: planned)
+            }
+            plans.append(TensorPlan(name: tensor.name, dimensions: tensor.dimensions, inputType: tensor.type, choice: choice))
         }
         self.input = input
         self.recipe = recipe
         self.plans = plans
+        self.importance = importance
     }
 
     /// Opens the model at `url` and plans its quantization.
     ///
     /// - Throws: ``QuantizationError/unreadableInput(path:reason:)`` or
     ///   ``QuantizationError/unsupportedInputType(tensor:type:)``.
-    public convenience init(input url: URL, recipe: QuantizationRecipe) throws(QuantizationError) {
+    public convenience init(
+        input url: URL, recipe: QuantizationRecipe, importance: ImportanceMatrix? = nil, types: [String: GGMLType] = [:]
+    ) throws(QuantizationError) {
         let file: GGUFFile
         do {
             file = try GGUFFile(contentsOf: url)
         } catch {
             throw .unreadableInput(path: url.path, reason: error.description)
         }
-        try self.init(input: file, recipe: recipe)
+        try self.init(input: file, recipe: recipe, importance: importance, types: types)
     }
 
     /// Encodes every tensor and writes the output file.
@@ -94,8 +117,10 @@ public final class ModelQuantizer: Sendable {
                 let source = input.bytes(of: input.tensors[index])
                 let inputFormat = BlockFormats.format(for: plan.inputType)!
                 let outputFormat = QuantizableFormats.format(for: plan.outputType)!
+                let encodeRow = Self.rowEncoder(for: plan.outputType, columns: plan.dimensions[0],
+                                                importance: importance?.importance(forTensor: plan.name), searched: searched)
                 let (squaredError, squaredInput) = try Self.encode(
-                    plan, source, inputFormat, outputFormat, pool: pool, sink: sink
+                    plan, source, inputFormat, outputFormat, encodeRow, pool: pool, sink: sink
                 ) { rows in
                     done += rows * plan.dimensions[0]
                     progress(done, total)
@@ -118,7 +143,7 @@ public final class ModelQuantizer: Sendable {
     /// summed squared input, added in row order.
     private static func encode<Input: BlockFormat, Output: QuantizableFormat>(
         _ plan: TensorPlan, _ source: UnsafeRawBufferPointer, _ input: Input.Type, _ output: Output.Type,
-        pool: ThreadPool, sink: (UnsafeRawBufferPointer) throws -> Void, finishedRows: (Int) -> Void
+        _ encodeRow: @escaping RowEncoder, pool: ThreadPool, sink: (UnsafeRawBufferPointer) throws -> Void, finishedRows: (Int) -> Void
     ) throws -> (Double, Double) {
         let columns = plan.dimensions[0]
         let rows = plan.elementCount / columns
@@ -141,7 +166,7 @@ public final class ModelQuantizer: Sendable {
                 for r in range {
                     let row = buffer + r * outputRowBytes
                     input.dequantize(base + (first + r) * inputRowBytes, blocks: columns / Input.weightsPerBlock, into: weights)
-                    output.quantize(weights, blocks: columns / Output.weightsPerBlock, into: row)
+                    encodeRow(weights, row)
                     output.dequantize(row, blocks: columns / Output.weightsPerBlock, into: decoded)
                     var e = 0.0, s = 0.0, finiteInput = true, finiteOutput = true
                     for i in 0..<columns {
@@ -170,5 +195,24 @@ public final class ModelQuantizer: Sendable {
             finishedRows(count)
         }
         return (squaredError, squaredInput)
+    }
+
+    /// Encodes one row of floats into its output blocks.
+    typealias RowEncoder = @Sendable (_ row: UnsafePointer<Float>, _ output: UnsafeMutableRawPointer) -> Void
+
+    /// The encoder of rows of `columns` weights into `type`: importance-weighted when the type
+    /// has a weighted encoder and `searched` (or `importance` is given), otherwise the plain one.
+    static func rowEncoder(for type: GGMLType, columns: Int, importance: [Float]?, searched: Bool) -> RowEncoder {
+        let blocks = columns / type.blockSize
+        if let weighted = QuantizableFormats.weighted(for: type), searched || importance != nil {
+            guard let importance, importance.count == columns else {
+                return { row, output in weighted.quantize(row, importance: nil, blocks: blocks, into: output) }
+            }
+            return { row, output in
+                importance.withUnsafeBufferPointer { weighted.quantize(row, importance: $0.baseAddress, blocks: blocks, into: output) }
+            }
+        }
+        let plain = QuantizableFormats.format(for: type)!
+        return { row, output in plain.quantize(row, blocks: blocks, into: output) }
     }
 }

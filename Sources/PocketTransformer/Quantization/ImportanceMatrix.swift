@@ -1,0 +1,145 @@
+import PocketGGUF
+import PocketKernels
+import PocketTokenizer
+
+/// Per-column activation statistics of every weight matrix (llama.cpp's "imatrix"): for matrix
+/// W and column j, the mean of x_j² over the calibration tokens, where x is the vector W
+/// multiplies.
+///
+/// Quantizing W to Ŵ changes the product by (Ŵ − W)·x, whose expected square is
+/// Σ_j (Ŵ_ij − W_ij)² · E[x_j²] when the columns are roughly uncorrelated. These means are
+/// therefore the weights the encoders give each weight's rounding error
+/// (``ImportanceWeightedFormat``) and the weights of the planner's error estimate
+/// (``BudgetPlanner``).
+///
+/// Collected by running the model itself through its ``Transformer/trace`` hook (no cost to
+/// normal inference): `attn_norm` feeds Q/K/V, `kqv_out` the attention output projection,
+/// `ffn_norm` the gate and up projections, `ffn_swiglu` the down projection, and the final
+/// normalized hidden state the output projection. A token embedding used only as a lookup
+/// table has no column statistics (it is weighted uniformly); a tied one (no `output.weight`)
+/// serves both uses, so its importance is the output statistics scaled to mean 1, plus 1.
+///
+/// ```swift
+/// let matrix = try ImportanceMatrix.collect(model: transformer, tokenizer: tokenizer, text: .default)
+/// matrix.importance(forTensor: "blk.0.ffn_down.weight")   // [Float], one per column
+/// ```
+///
+/// The accumulation is sequential in Double and the forward pass gives the same floats for any
+/// thread count, so the statistics (and the quantized file) do not depend on the thread count.
+public struct ImportanceMatrix: Sendable, Equatable {
+    /// Mean squared activation of each input column, by tensor name.
+    public let columns: [String: [Float]]
+    /// Number of calibration tokens evaluated.
+    public let tokenCount: Int
+
+    /// Statistics from memory (tests, or statistics computed elsewhere).
+    public init(columns: [String: [Float]], tokenCount: Int) {
+        self.columns = columns
+        self.tokenCount = tokenCount
+    }
+
+    /// The fewest calibration tokens accepted: below this the column means are mostly noise.
+    public static let minimumTokens = 64
+
+    /// The importance the encoders use for `name`: the column means plus 1 % of their average,
+    /// so that a column the calibration text never exercised still counts a little (and a
+    /// sub-block is never weighted all zero); `nil` when there are no statistics for it.
+    public func importance(forTensor name: String) -> [Float]? {
+        guard let means = columns[name], !means.isEmpty else { return nil }
+        let floor = means.reduce(0, +) / Float(means.count) * 0.01
+        return means.map { $0 + Swift.max(floor, .leastNormalMagnitude) }
+    }
+
+    /// Runs `model` over the first `maxTokens` tokens of `text` in independent chunks of
+    /// `chunkLength` (each from an empty cache, like perplexity) and averages the squared
+    /// activations entering each matrix.
+    ///
+    /// - Parameters:
+    ///   - progress: Called after each chunk with the tokens done and the total.
+    /// - Throws: ``QuantizationError/calibrationTooShort(tokens:minimum:)`` when the text has
+    ///   fewer than ``minimumTokens`` tokens; ``QuantizationError/calibrationFailed(reason:)``
+    ///   when the model cannot evaluate it.
+    /// - Complexity: One forward pass over `min(maxTokens, tokens)` tokens.
+    public static func collect(
+        model: Transformer, tokenizer: Tokenizer, text: CalibrationText, maxTokens: Int = 4096,
+        chunkLength: Int = 512, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(QuantizationError) -> ImportanceMatrix {
+        let all = tokenizer.encode(text.text, parseSpecial: false)
+        guard all.count >= minimumTokens else { throw .calibrationTooShort(tokens: all.count, minimum: minimumTokens) }
+        let tokens = Array(all.prefix(maxTokens))
+        let chunk = Swift.max(1, Swift.min(chunkLength, model.contextLength))
+        let c = model.configuration
+        let outputName = model.file.tensors.contains { $0.name == "output.weight" } ? "output.weight" : "token_embd.weight"
+        let normed = UnsafeMutablePointer<Float>.allocate(capacity: c.embeddingLength)
+        defer { normed.deallocate() }
+
+        // Sums of squares per trace entry (`attn_norm-3`, …), then mapped to tensor names.
+        var sums: [String: [Double]] = [:]
+        func accumulate(_ key: String, _ rows: Int, _ values: UnsafeBufferPointer<Float>) {
+            let columns = values.count / Swift.max(1, rows)
+            var sum = sums[key] ?? [Double](repeating: 0, count: columns)
+            for r in 0..<rows {
+                for j in 0..<columns {
+                    let v = Double(values[r * columns + j])
+                    sum[j] += v * v
+                }
+            }
+            sums[key] = sum
+        }
+        let last = "l_out-\(c.layerCount - 1)"
+        let previous = model.trace
+        model.trace = { name, rows, values in
+            if name == last {
+                // The output projection sees rmsnorm(x) · output_norm of the last hidden state.
+                let dim = c.embeddingLength
+                for r in 0..<rows {
+                    VectorMath.rmsNorm(values.baseAddress! + r * dim, weight: model.weights.outputNorm,
+                                       epsilon: c.rmsNormEpsilon, into: normed, count: dim)
+                    accumulate("output", 1, UnsafeBufferPointer(start: normed, count: dim))
+                }
+            } else if name.hasPrefix("attn_norm-") || name.hasPrefix("kqv_out-")
+                        || name.hasPrefix("ffn_norm-") || name.hasPrefix("ffn_swiglu-") {
+                accumulate(name, rows, values)
+            }
+        }
+        defer { model.trace = previous }
+        var done = 0
+        do {
+            for start in stride(from: 0, to: tokens.count, by: chunk) {
+                let end = Swift.min(start + chunk, tokens.count)
+                model.truncate(to: 0)
+                try model.evaluate(Array(tokens[start..<end]), logits: .none)
+                done = end
+                progress(done, tokens.count)
+            }
+        } catch {
+            throw .calibrationFailed(reason: "\(error)")
+        }
+        model.truncate(to: 0)
+
+        let count = Double(tokens.count)
+        func means(_ key: String) -> [Float]? { sums[key].map { $0.map { Float($0 / count) } } }
+        var columns: [String: [Float]] = [:]
+        for l in 0..<c.layerCount {
+            let p = "blk.\(l)."
+            if let m = means("attn_norm-\(l)") {
+                for t in ["attn_q", "attn_k", "attn_v"] { columns[p + t + ".weight"] = m }
+            }
+            columns[p + "attn_output.weight"] = means("kqv_out-\(l)")
+            if let m = means("ffn_norm-\(l)") {
+                for t in ["ffn_gate", "ffn_up"] { columns[p + t + ".weight"] = m }
+            }
+            columns[p + "ffn_down.weight"] = means("ffn_swiglu-\(l)")
+        }
+        if var output = means("output") {
+            if outputName == "token_embd.weight" {
+                // A tied embedding is also the input lookup table, where every column counts the
+                // same: weight both uses equally (output statistics scaled to mean 1, plus 1).
+                let mean = output.reduce(0, +) / Float(Swift.max(1, output.count))
+                if mean > 0 { output = output.map { $0 / mean + 1 } }
+            }
+            columns[outputName] = output
+        }
+        return ImportanceMatrix(columns: columns, tokenCount: tokens.count)
+    }
+}

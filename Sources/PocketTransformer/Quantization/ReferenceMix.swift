@@ -1,0 +1,69 @@
+import PocketGGUF
+
+/// The size budget of a budgeted recipe: what llama.cpp's `llama-quantize` mix of the same name
+/// (`Q2_K`, `Q3_K` = `Q3_K_M`) occupies for the same model.
+///
+/// The mix, as `llama-quantize` writes it for Llama-family models (checked tensor by tensor
+/// against its output for SmolLM2-135M and Qwen2.5-Coder-0.5B):
+///
+/// | tensor | Q2_K | Q3_K |
+/// |---|---|---|
+/// | output (or the token embedding when tied) | Q6_K | Q6_K |
+/// | attn_v | Q4_K if ≥ 4 query heads share a key head, else Q3_K | Q5_K in layers 0–1, else Q4_K |
+/// | attn_output | Q2_K | Q4_K |
+/// | ffn_down | Q3_K | Q5_K in the first 1/16 of the layers, else Q4_K |
+/// | everything else | Q2_K | Q3_K |
+///
+/// Rows that are not a multiple of 256 fall back as llama.cpp does: Q2_K, Q3_K → Q4_0;
+/// Q4_K → Q5_0; Q5_K → Q5_1; Q6_K → Q8_0.
+public enum ReferenceMix {
+    /// The llama.cpp type of one tensor under `target`'s mix, or `nil` when `target` has no
+    /// budgeted mix (only `q2_k` and `q3_k` have).
+    public static func type(
+        forTensor name: String, dimensions: [Int], target: QuantizationTarget, layerCount: Int,
+        queryHeadsPerKeyHead: Int, tiedEmbedding: Bool
+    ) -> GGMLType? {
+        guard target == .q2_k || target == .q3_k else { return nil }
+        guard dimensions.count > 1 else { return .f32 }
+        let layer = name.hasPrefix("blk.") ? Int(name.split(separator: ".")[1]) ?? 0 : 0
+        let q2 = target == .q2_k
+        let requested: GGMLType
+        if name == "output.weight" || (tiedEmbedding && name == "token_embd.weight") {
+            requested = .q6_K
+        } else if name.hasSuffix(".attn_v.weight") {
+            requested = q2 ? (queryHeadsPerKeyHead >= 4 ? .q4_K : .q3_K) : (layer < 2 ? .q5_K : .q4_K)
+        } else if name.hasSuffix(".attn_output.weight") {
+            requested = q2 ? .q2_K : .q4_K
+        } else if name.hasSuffix(".ffn_down.weight") {
+            requested = q2 ? .q3_K : (layer < layerCount / 16 ? .q5_K : .q4_K)
+        } else {
+            requested = target.type
+        }
+        if dimensions[0] % 256 == 0 { return requested }
+        let fallback: GGMLType = switch requested {
+        case .q2_K, .q3_K: .q4_0
+        case .q4_K: .q5_0
+        case .q5_K: .q5_1
+        default: .q8_0
+        }
+        return dimensions[0] % 32 == 0 ? fallback : .f16
+    }
+
+    /// Bytes of tensor data of `file` under `target`'s mix, or `nil` when `target` has none.
+    public static func byteCount(of file: GGUFFile, target: QuantizationTarget) -> Int? {
+        let architecture = file.metadata.string("general.architecture") ?? "llama"
+        func integer(_ key: String) -> Int? { file.metadata.integer(architecture + "." + key) }
+        let heads = integer("attention.head_count") ?? 1
+        let kvHeads = integer("attention.head_count_kv") ?? heads
+        let layers = integer("block_count") ?? 1
+        let tied = !file.tensors.contains { $0.name == "output.weight" }
+        var total = 0
+        for tensor in file.tensors {
+            guard let type = type(forTensor: tensor.name, dimensions: tensor.dimensions, target: target, layerCount: layers,
+                                  queryHeadsPerKeyHead: heads / Swift.max(1, kvHeads), tiedEmbedding: tied),
+                  let bytes = GGUFTensorInfo.byteCount(dimensions: tensor.dimensions, type: type) else { return nil }
+            total += bytes
+        }
+        return total
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import PocketGGUF
+import PocketKernels
+import Testing
+@testable import PocketTransformer
+
+/// The greedy allocation, the measured planner on a small file, and llama.cpp's reference mix.
+@Suite struct BudgetPlannerTests {
+    /// Two-bit / four-bit / eight-bit options with a given sensitivity (error at 2 bits).
+    static func options(_ name: String, size: Int, sensitivity: Double) -> BudgetPlanner.Options {
+        .init(name: name, candidates: [
+            .init(type: .q2_K, bytes: 84 * size, error: sensitivity),
+            .init(type: .q4_K, bytes: 144 * size, error: sensitivity / 16),
+            .init(type: .q8_0, bytes: 272 * size, error: sensitivity / 4096),
+        ])
+    }
+
+    @Test func respectsTheBudgetAndSpendsItOnTheMostSensitiveTensors() throws {
+        let tensors = [
+            Self.options("robust", size: 10, sensitivity: 0.01),
+            Self.options("sensitive", size: 10, sensitivity: 1.0),
+            Self.options("medium", size: 10, sensitivity: 0.1),
+        ]
+        // Room for exactly one upgrade to Q4_K above the all-Q2_K minimum.
+        let budget = 3 * 840 + 600
+        let chosen = try BudgetPlanner.allocate(tensors, budget: budget)
+        let bytes = zip(tensors, chosen).reduce(0) { $0 + $1.0.candidates[$1.1].bytes }
+        #expect(bytes <= budget)
+        #expect(chosen == [0, 1, 0])
+        // More room: the sensitive tensor keeps at least as many bits as any other.
+        for budget in stride(from: 3 * 840, through: 3 * 2720, by: 500) {
+            let chosen = try BudgetPlanner.allocate(tensors, budget: budget)
+            let used = zip(tensors, chosen).reduce(0) { $0 + $1.0.candidates[$1.1].bytes }
+            #expect(used <= budget)
+            #expect(chosen[1] >= chosen[2] && chosen[2] >= chosen[0], "budget \(budget): \(chosen)")
+        }
+        // Everything fits: everything goes to the most precise type.
+        #expect(try BudgetPlanner.allocate(tensors, budget: 1 << 30) == [2, 2, 2])
+    }
+
+    @Test func prefersTheCheaperUpgradeForTheSameGain() throws {
+        // Same error reduction, one tensor is four times larger: the small one gets it.
+        let tensors = [Self.options("large", size: 40, sensitivity: 1), Self.options("small", size: 10, sensitivity: 1)]
+        let chosen = try BudgetPlanner.allocate(tensors, budget: 50 * 84 + 600)
+        #expect(chosen == [0, 1])
+    }
+
+    @Test func isDeterministicAndRejectsAnImpossibleBudget() throws {
+        let tensors = (0..<20).map { Self.options("t\($0)", size: 1 + $0 % 3, sensitivity: Double($0 % 5) + 0.5) }
+        let first = try BudgetPlanner.allocate(tensors, budget: 4000)
+        #expect(try BudgetPlanner.allocate(tensors, budget: 4000) == first)
+        #expect(throws: QuantizationError.budgetTooSmall(budget: 100, minimum: tensors.reduce(0) { $0 + $1.candidates[0].bytes })) {
+            try BudgetPlanner.allocate(tensors, budget: 100)
+        }
+    }
+
+    @Test func planOnASmallFileStaysWithinBudgetAndFollowsTheImportance() throws {
+        let file = try GGUFFile(data: SmallModel.data())
+        let pool = ThreadPool(threads: 2)
+        let minimum = file.tensors.reduce(0) { sum, tensor in
+            let types: [GGMLType] = tensor.dimensions.count > 1 ? QuantizationPlanner.candidateTypes(rowLength: tensor.dimensions[0]) : [.f32]
+            return sum + GGUFTensorInfo.byteCount(dimensions: tensor.dimensions, type: types[0])!
+        }
+        let plan = try #require(try QuantizationPlanner.plan(input: file, target: .q2_k, importance: nil, budget: minimum + 400, pool: pool))
+        #expect(plan.byteCount <= plan.budget && plan.budget == minimum + 400)
+        #expect(plan.entries.map(\.name) == file.tensors.map(\.name))
+        #expect(plan.entries.first { $0.name == "blk.0.attn_norm.weight" }?.type == .f32)
+        #expect(plan.entries.first { $0.name == "blk.0.odd.weight" }?.type == .f16)
+        // The estimated errors are those of the chosen types and shrink with more bits.
+        let down = try #require(file.tensor(named: "blk.0.ffn_down.weight"))
+        let q2 = QuantizationPlanner.relativeError(of: down, in: file, as: .q2_K, importance: nil, sampleRows: 8)
+        let q6 = QuantizationPlanner.relativeError(of: down, in: file, as: .q6_K, importance: nil, sampleRows: 8)
+        #expect(q6 < q2 / 10 && q2 > 0)
+        // Same inputs, same plan; a reference-mix budget exists only for q2_k and q3_k.
+        #expect(try QuantizationPlanner.plan(input: file, target: .q2_k, importance: nil, budget: minimum + 400, pool: ThreadPool(threads: 1)) == plan)
+        #expect(try QuantizationPlanner.plan(input: file, target: .q4_0, importance: nil, pool: pool) == nil)
+        #expect(throws: QuantizationError.budgetTooSmall(budget: minimum - 1, minimum: minimum)) {
+            try QuantizationPlanner.plan(input: file, target: .q2_k, importance: nil, budget: minimum - 1, pool: pool)
+        }
+    }
+
+    @Test func importanceChangesTheMeasuredError() throws {
+        let file = try GGUFFile(data: SmallModel.data())
+        let down = try #require(file.tensor(named: "blk.0.ffn_down.weight"))
+        // Importance on a few columns only: the weighted encoder serves those columns, so
+        // their (weighted) error is smaller than the unweighted encoding's.
+        let importance = (0..<512).map { $0 % 64 == 0 ? Float(1000) : 1 }
+        let weighted = QuantizationPlanner.relativeError(of: down, in: file, as: .q2_K, importance: importance, sampleRows: 3)
+        let x = SmallModel.decoded(file, down)
+        var encoded = [UInt8](repeating: 0, count: 2 * Q2_K.bytesPerBlock * 3)
+        x.withUnsafeBufferPointer { p in encoded.withUnsafeMutableBytes { Q2_K.quantize(p.baseAddress!, blocks: 6, into: $0.baseAddress!) } }
+        var y = [Float](repeating: 0, count: x.count)
+        encoded.withUnsafeBytes { b in y.withUnsafeMutableBufferPointer { Q2_K.dequantize(b.baseAddress!, blocks: 6, into: $0.baseAddress!) } }
+        var error = 0.0, signal = 0.0
+        for i in 0..<x.count {
+            let m = Double(importance[i % 512]), d = Double(y[i] - x[i])
+            error += m * d * d
+            signal += m * Double(x[i]) * Double(x[i])
+        }
+        #expect(weighted < error / signal)
+    }
+
+    @Test(.enabled(if: TestModel.isInstalled, "the default model is not installed"))
+    func referenceMixIsLlamaQuantizesSizeForSmolLM2() {
+        // Tensor bytes of `llama-quantize --allow-requantize SmolLM2-135M-Instruct.Q4_1.gguf OUT Q2_K`
+        // (and Q3_K), summed from the files llama.cpp wrote.
+        #expect(ReferenceMix.byteCount(of: TestModel.file, target: .q2_k) == 86_416_128)
+        #expect(ReferenceMix.byteCount(of: TestModel.file, target: .q3_k) == 91_724_544)
+        #expect(ReferenceMix.byteCount(of: TestModel.file, target: .q4_0) == nil)
+    }
+
+    @Test func referenceMixFollowsLlamaCppsRules() {
+        func type(_ name: String, _ dimensions: [Int], _ target: QuantizationTarget, gqa: Int = 3, tied: Bool = true) -> GGMLType? {
+            ReferenceMix.type(forTensor: name, dimensions: dimensions, target: target, layerCount: 24,
+                              queryHeadsPerKeyHead: gqa, tiedEmbedding: tied)
+        }
+        #expect(type("token_embd.weight", [576, 49152], .q2_k) == .q8_0)
+        #expect(type("token_embd.weight", [896, 151936], .q2_k, tied: false) == .q4_0)
+        #expect(type("blk.3.attn_v.weight", [896, 128], .q2_k, gqa: 7) == .q5_0)
+        #expect(type("blk.3.attn_v.weight", [576, 192], .q2_k) == .q4_0)
+        #expect(type("blk.3.ffn_down.weight", [4864, 896], .q2_k) == .q3_K)
+        #expect(type("blk.0.ffn_down.weight", [4864, 896], .q3_k) == .q5_K)
+        #expect(type("blk.1.attn_v.weight", [896, 128], .q3_k) == .q5_1)
+        #expect(type("blk.5.ffn_down.weight", [4864, 896], .q3_k) == .q4_K)
+        #expect(type("blk.0.attn_norm.weight", [896], .q3_k) == .f32)
+    }
+}

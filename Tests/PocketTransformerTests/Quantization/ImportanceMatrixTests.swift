@@ -1,0 +1,76 @@
+import Foundation
+import PocketGGUF
+import PocketKernels
+import Testing
+@testable import PocketTransformer
+
+/// Calibration: reading the text, collecting the statistics, and quantizing with them.
+@Suite struct ImportanceMatrixTests {
+    @Test func calibrationFilesFailWithTypedErrors() throws {
+        #expect(throws: QuantizationError.unreadableCalibration(path: "/nonexistent/cal.txt", reason: "no such file or not readable")) {
+            try CalibrationText(contentsOf: URL(fileURLWithPath: "/nonexistent/cal.txt"))
+        }
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("pocket-cal-\(UUID()).txt")
+        try Data(" \n\n".utf8).write(to: empty)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(throws: QuantizationError.unreadableCalibration(path: empty.path, reason: "the file is empty")) {
+            try CalibrationText(contentsOf: empty)
+        }
+        #expect(CalibrationText.default.text.count > 20_000)
+        // The default text is not the perplexity text.
+        #expect(!CalibrationText.default.text.contains("GNU GENERAL PUBLIC LICENSE"))
+    }
+
+    @Test func importanceAddsAFloorSoNoColumnIsIgnored() {
+        let matrix = ImportanceMatrix(columns: ["w": [0, 2, 0, 2]], tokenCount: 64)
+        #expect(matrix.importance(forTensor: "w") == [0.01, 2.01, 0.01, 2.01])
+        #expect(matrix.importance(forTensor: "other") == nil)
+    }
+
+    @Test func quantizingWithImportanceIsDeterministicAndUsesIt() throws {
+        let input = try SmallModel.file()
+        defer { try? FileManager.default.removeItem(at: input) }
+        let importance = ImportanceMatrix(columns: [
+            "blk.0.ffn_down.weight": (0..<512).map { $0 % 37 == 0 ? 500 : 1 },
+            "blk.0.ffn_up.weight": (0..<96).map { $0 % 5 == 0 ? 300 : 1 },
+        ], tokenCount: 100)
+        var files: [Data] = []
+        for (threads, matrix) in [(1, importance), (3, importance), (2, nil)] as [(Int, ImportanceMatrix?)] {
+            let output = SmallModel.temporaryOutput()
+            defer { try? FileManager.default.removeItem(at: output) }
+            _ = try ModelQuantizer(input: input, recipe: QuantizationRecipe(target: .q2_k), importance: matrix,
+                                   types: ["blk.0.ffn_down.weight": .q2_K, "blk.0.ffn_up.weight": .q4_0])
+                .write(to: output, pool: ThreadPool(threads: threads))
+            files.append(try Data(contentsOf: output))
+        }
+        #expect(files[0] == files[1])
+        #expect(files[0] != files[2])
+        let result = try GGUFFile(data: files[0])
+        #expect(result.tensor(named: "blk.0.ffn_down.weight")?.type == .q2_K)
+        #expect(result.tensor(named: "blk.0.ffn_up.weight")?.type == .q4_0)
+    }
+
+    @Test(.enabled(if: TestModel.isInstalled, "the default model is not installed"))
+    func collectsOneColumnVectorPerMatrixIndependentOfThreads() throws {
+        var matrices: [ImportanceMatrix] = []
+        for threads in [1, 2] {
+            let model = try Transformer(file: TestModel.file, contextLength: 128, pool: ThreadPool(threads: threads))
+            matrices.append(try ImportanceMatrix.collect(model: model, tokenizer: TestModel.tokenizer, text: .default,
+                                                         maxTokens: 160, chunkLength: 64))
+        }
+        #expect(matrices[0] == matrices[1])
+        let matrix = matrices[0]
+        #expect(matrix.tokenCount == 160)
+        // 30 layers × 7 matrices, plus the tied embedding (SmolLM2 has no output.weight).
+        #expect(matrix.columns.count == 30 * 7 + 1)
+        #expect(matrix.columns["blk.0.ffn_down.weight"]?.count == 1536)
+        #expect(matrix.columns["blk.29.attn_output.weight"]?.count == 576)
+        #expect(matrix.columns["token_embd.weight"]?.count == 576)
+        #expect(matrix.columns.values.allSatisfy { $0.allSatisfy { $0.isFinite && $0 >= 0 } && $0.contains { $0 > 0 } })
+
+        let model = try Transformer(file: TestModel.file, contextLength: 128)
+        #expect(throws: QuantizationError.calibrationTooShort(tokens: 2, minimum: ImportanceMatrix.minimumTokens)) {
+            try ImportanceMatrix.collect(model: model, tokenizer: TestModel.tokenizer, text: CalibrationText(name: "tiny", text: "Hello world"))
+        }
+    }
+}
