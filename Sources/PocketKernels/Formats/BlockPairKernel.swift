@@ -1,0 +1,91 @@
+// The loop shared by the AVX-512 kernels of the 32-weight formats with an offset (Q5_0, Q8_0):
+// one 512-bit `vpdpbusd` per two blocks. A format only says how to unpack its weights to
+// unsigned bytes (``BlockPairKernel/pair(_:)``, ``BlockPairKernel/single(_:)``) and by how many
+// multiples of the activations' group sums the product overshoots (`2^offsetShift`); the
+// scaling, accumulation and tail are here, the same for every format.
+
+#if POCKET_AVX512_VNNI
+/// An AVX-512 VNNI kernel that multiplies two 32-weight blocks per instruction.
+///
+/// Lanes 0…7 of a product hold block b (four consecutive weights each), lanes 8…15 block b + 1;
+/// each half is scaled by its block's d·d_x and accumulated in sixteen float lanes; an odd last
+/// block takes the low half alone.
+protocol BlockPairKernel: DotKernel {
+    /// Bytes per block of the format.
+    static var blockBytes: Int { get }
+    /// The unsigned weights are the signed ones plus `2^offsetShift` (Q5_0: 16, Q8_0: 128).
+    static var offsetShift: Int32 { get }
+    /// Blocks `block` and the next as 64 unsigned bytes in weight order, and their scales `d`.
+    static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, d: SIMD2<Float>)
+    /// One block as 32 unsigned bytes in weight order, and its scale `d`.
+    static func single(_ block: UnsafeRawPointer) -> (weights: SIMD8<UInt32>, d: Float)
+}
+
+extension BlockPairKernel {
+    /// ``DotKernel/dot(row:_:blocks:)`` for this kernel. (Each kernel's own `dot` calls it, so
+    /// that the body is specialized for the concrete kernel where the kernel is known.)
+    @inline(__always)
+    static func pairedDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
+        var lanes = SIMD16<Float>()
+        var block = row
+        var b = 0
+        while b + 2 <= blocks {
+            let (w, d) = pair(block)
+            lanes.addProduct(products(w, x, b), scales(d, x, b))
+            block += 2 * blockBytes
+            b += 2
+        }
+        if b < blocks { addLast(&lanes, block, x, b) }
+        return VNNI.sum(lanes)
+    }
+
+    /// ``DotKernel/dot4(row:_:blocks:)`` for this kernel: each pair of blocks is unpacked once;
+    /// every vector gets exactly the operations of ``pairedDot(row:_:blocks:)``.
+    @inline(__always)
+    static func pairedDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+        var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
+        var block = row
+        var b = 0
+        while b + 2 <= blocks {
+            let (w, d) = pair(block)
+            l0.addProduct(products(w, x.0, b), scales(d, x.0, b))
+            l1.addProduct(products(w, x.1, b), scales(d, x.1, b))
+            l2.addProduct(products(w, x.2, b), scales(d, x.2, b))
+            l3.addProduct(products(w, x.3, b), scales(d, x.3, b))
+            block += 2 * blockBytes
+            b += 2
+        }
+        if b < blocks {
+            addLast(&l0, block, x.0, b); addLast(&l1, block, x.1, b)
+            addLast(&l2, block, x.2, b); addLast(&l3, block, x.3, b)
+        }
+        return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
+    }
+
+    /// The weight scales of blocks `b` and `b + 1` times their activation scales, spread over
+    /// their lanes.
+    @inline(__always)
+    static func scales(_ d: SIMD2<Float>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+        VNNI.spread(d * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+    }
+
+    /// Sixteen lanes of four products each (blocks b, b + 1), exactly, as floats: the unsigned
+    /// products minus the offset times each lane's activation sum.
+    @inline(__always)
+    static func products(_ weights: SIMD16<UInt32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+        let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
+        let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD16<Int32>.self)
+        return VNNI.floats(VNNI.dot(.zero, weights, values) &- sums &<< offsetShift)
+    }
+
+    /// Adds an odd last block `b` into the low eight lanes.
+    @inline(__always)
+    static func addLast(_ lanes: inout SIMD16<Float>, _ block: UnsafeRawPointer, _ x: Q8Vector, _ b: Int) {
+        let (w, d) = single(block)
+        let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD8<UInt32>.self)
+        let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self)
+        let p = VNNI.dot(.zero, w, values) &- sums &<< offsetShift
+        lanes.lowHalf.addProduct(IntegerLanes.exactFloats(p), SIMD8(repeating: d * x.scales[b]))
+    }
+}
+#endif
