@@ -24,9 +24,8 @@ public enum MatrixMultiply {
         _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
         into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false
     ) {
-        let product = Product(weights, into: y)
-        if KernelTable.layouts(of: weights.type) != nil {
-            fused((product, nil, nil), x, tokens, scratch, pool, inputUnchanged)
+        if let layouts = KernelTable.layouts(of: weights.type) {
+            fused((Product(weights, into: y), nil, nil), layouts, x, tokens, scratch, pool, inputUnchanged)
         } else if weights.type == .f32 {
             float(weights, x, tokens, y, pool)
         } else {
@@ -59,8 +58,10 @@ public enum MatrixMultiply {
         _ first: Product, _ second: Product, _ third: Product? = nil, _ x: UnsafePointer<Float>, tokens: Int,
         scratch: Q8Activations, pool: ThreadPool
     ) {
-        guard KernelTable.layouts(of: first.weights.type) != nil, KernelTable.layouts(of: second.weights.type) != nil,
-              third.map({ KernelTable.layouts(of: $0.weights.type) != nil }) ?? true
+        var thirdLayouts: Q8Activations.Layouts? = []
+        if let third { thirdLayouts = KernelTable.layouts(of: third.weights.type) }
+        guard let firstLayouts = KernelTable.layouts(of: first.weights.type),
+              let secondLayouts = KernelTable.layouts(of: second.weights.type), let thirdLayouts
         else {
             // A format without an integer kernel: one product after the other.
             multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool)
@@ -70,18 +71,15 @@ public enum MatrixMultiply {
             }
             return
         }
-        fused((first, second, third), x, tokens, scratch, pool, false)
+        fused((first, second, third), firstLayouts.union(secondLayouts).union(thirdLayouts), x, tokens, scratch, pool, false)
     }
 
-    /// Quantizes `x` (unless it is known unchanged and already quantized) in the layouts every
-    /// product's kernel reads, then splits all the products' rows over the pool.
+    /// Quantizes `x` (unless it is known unchanged and already quantized) in `layouts`, those
+    /// every product's kernel reads, then splits all the products' rows over the pool.
     private static func fused(
-        _ products: (Product, Product?, Product?), _ x: UnsafePointer<Float>, _ tokens: Int,
-        _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool
+        _ products: (Product, Product?, Product?), _ layouts: Q8Activations.Layouts, _ x: UnsafePointer<Float>,
+        _ tokens: Int, _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool
     ) {
-        var layouts = KernelTable.layouts(of: products.0.weights.type)!
-        if let p = products.1 { layouts.formUnion(KernelTable.layouts(of: p.weights.type)!) }
-        if let p = products.2 { layouts.formUnion(KernelTable.layouts(of: p.weights.type)!) }
         let columns = products.0.weights.columns
         if !(inputUnchanged && scratch.holds(x, tokens: tokens, columns: columns, layouts: layouts)) {
             scratch.quantize(x, tokens: tokens, columns: columns, layouts: layouts, pool: pool)

@@ -135,22 +135,22 @@ public final class Q8Activations {
         let columns = columns, layouts = layouts
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
-            let (qLow, qHigh) = Self.quantizeBlock(x + b * 32, scale: &scales[b], sum: &sums[b])
+            let (qLow, qHigh, lowSum, highSum) = Self.quantizeBlock(x + b * 32, scale: &scales[b], sum: &sums[b])
             if layouts.contains(.lanes) {
                 let out = UnsafeMutableRawPointer(values + b * 32)
                 out.storeBytes(of: Self.laneOrdered(qLow), as: SIMD16<Int32>.self)
                 out.storeBytes(of: Self.laneOrdered(qHigh), toByteOffset: 64, as: SIMD16<Int32>.self)
                 // Lane order keeps each half block in its own 16 lanes.
                 let group = (2 * b) & ~15
-                halfSums[group + Self.halfSumIndex((2 * b) & 15)] = scales[b] * Float(qLow.wrappedSum())
-                halfSums[group + Self.halfSumIndex((2 * b + 1) & 15)] = scales[b] * Float(qHigh.wrappedSum())
+                halfSums[group + Self.halfSumIndex((2 * b) & 15)] = scales[b] * Float(lowSum)
+                halfSums[group + Self.halfSumIndex((2 * b + 1) & 15)] = scales[b] * Float(highSum)
             }
             if layouts.contains(.pairs) {
                 UnsafeMutableRawPointer(pairValues + b * 32).storeBytes(of: Self.pairOrdered(qLow, qHigh), as: SIMD16<Int32>.self)
             }
             if layouts.contains(.bytes) {
                 Self.storeBytes(qLow, qHigh, bytes: bytes + b * 32, groupSums: groupSums + b * 8)
-                blockSums[b] = scales[b] * Float(qLow.wrappedSum() &+ qHigh.wrappedSum())
+                blockSums[b] = scales[b] * Float(lowSum &+ highSum)
             }
         }
         guard columns % Self.superBlockSize == 0, !layouts.isDisjoint(with: [.superBlocks, .superBytes]) else { return }
@@ -261,9 +261,11 @@ public final class Q8Activations {
     }
 
     /// Quantizes one block of 32 floats; returns its two halves' integers (elements 0..<16 and
-    /// 16..<32) in plain order.
+    /// 16..<32) in plain order and the sum of each half.
     @inline(__always)
-    static func quantizeBlock(_ x: UnsafePointer<Float>, scale: inout Float, sum: inout Float) -> (SIMD16<Int32>, SIMD16<Int32>) {
+    static func quantizeBlock(
+        _ x: UnsafePointer<Float>, scale: inout Float, sum: inout Float
+    ) -> (low: SIMD16<Int32>, high: SIMD16<Int32>, lowSum: Int32, highSum: Int32) {
         let raw = UnsafeRawPointer(x)
         let low = raw.loadUnaligned(as: SIMD16<Float>.self)
         let high = raw.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
@@ -272,9 +274,10 @@ public final class Q8Activations {
         let d = amax / 127
         let inverse: Float = amax != 0 ? 127 / amax : 0
         let qLow = roundedToIntegers(low * inverse), qHigh = roundedToIntegers(high * inverse)
+        let lowSum = qLow.wrappedSum(), highSum = qHigh.wrappedSum()
         scale = Float(Float16(d))
-        sum = Float(Float16(d * Float(qLow.wrappedSum() &+ qHigh.wrappedSum())))
-        return (qLow, qHigh)
+        sum = Float(Float16(d * Float(lowSum &+ highSum)))
+        return (qLow, qHigh, lowSum, highSum)
     }
 
     /// Stores a block's integers as 32 bytes and the sums of each four of them.

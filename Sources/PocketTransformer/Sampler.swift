@@ -67,14 +67,16 @@ public struct Sampler: Sendable {
         if parameters.isGreedy { return Self.argmax(logits) }
         let temperature = parameters.temperature
         candidates.removeAll(keepingCapacity: true)
+        var largest = -Float.infinity
         for i in logits.indices where logits[i] > -Float.infinity {
             candidates.append((i, logits[i] / temperature))
+            largest = max(largest, logits[i] / temperature)
         }
         guard !candidates.isEmpty else { return Self.argmax(logits) }
         // Only the tokens a top-k or top-p cut can keep need sorting: with a cut, the
         // candidates are first narrowed to a superset of the kept ones (`narrowForCut`), so a
         // 152k-token vocabulary costs one pass instead of a full sort per token.
-        let total = parameters.topK > 0 || parameters.topP < 1 ? narrowForCut() : nil
+        let total = parameters.topK > 0 || parameters.topP < 1 ? narrowForCut(maximum: largest) : nil
         // Stable order (ties by id) keeps sampling deterministic.
         candidates.sort { $0.logit > $1.logit || ($0.logit == $1.logit && $0.id < $1.id) }
         if parameters.topK > 0 && parameters.topK < candidates.count {
@@ -104,7 +106,7 @@ public struct Sampler: Sendable {
     }
 
     /// Drops candidates that neither cut can keep, without sorting, and returns the sum of
-    /// `e^(logit − max)` over all of them (before dropping); nil, dropping nothing, when the
+    /// `e^(logit − maximum)` (`maximum`: the largest candidate logit) over all of them (before dropping); nil, dropping nothing, when the
     /// largest logit is infinite.
     ///
     /// Candidates are counted into buckets of `max − logit` (width 1/8); walking the buckets
@@ -112,10 +114,8 @@ public struct Sampler: Sendable {
     /// reached; the probability mass above `topP`, with a margin of 1% for the rounding of
     /// long float sums) bounds every kept candidate. Those of later buckets are removed, unless
     /// they are few (flat distributions, where the cut keeps most tokens anyway).
-    private mutating func narrowForCut() -> Float? {
+    private mutating func narrowForCut(maximum: Float) -> Float? {
         let bucketCount = 1024
-        var maximum = -Float.infinity
-        for c in candidates { maximum = max(maximum, c.logit) }
         guard maximum.isFinite else { return nil }
         return withUnsafeTemporaryAllocation(of: (count: Int, mass: Float).self, capacity: bucketCount) { buckets in
             buckets.initialize(repeating: (0, 0))
