@@ -14,45 +14,65 @@
 /// ```
 public struct GGUFError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The category of a ``GGUFError``.
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    ///
+    /// A struct over a private enum (the swift-nio pattern) rather than a public enum, so that a
+    /// new category is not a source-breaking change for code that switches over kinds: compare
+    /// with `==` (`error.kind == .truncated`).
+    public struct Kind: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable, CaseIterable {
+            case badMagic, unsupportedVersion, truncated, outOfBounds, absurdCount, unknownValueType
+            case unknownTensorType, absurdDimensions, invalidUTF8, nestingTooDeep, duplicateKey
+            case duplicateTensor, overlappingTensors, misaligned, missingKey, wrongType
+            case invalidValue, ioError, notRegularFile
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
         /// The file does not start with the four bytes `GGUF`.
-        case badMagic
+        public static let badMagic = Kind(.badMagic)
         /// The version is not 2 or 3 (or the file is big-endian).
-        case unsupportedVersion
+        public static let unsupportedVersion = Kind(.unsupportedVersion)
         /// A read needed more bytes than the file has left.
-        case truncated
+        public static let truncated = Kind(.truncated)
         /// An offset or size points outside the file (for example tensor data past its end).
-        case outOfBounds
+        public static let outOfBounds = Kind(.outOfBounds)
         /// A count (of keys, tensors or array elements) cannot fit in the bytes that remain.
-        case absurdCount
+        public static let absurdCount = Kind(.absurdCount)
         /// A metadata value type number that GGUF does not define.
-        case unknownValueType
+        public static let unknownValueType = Kind(.unknownValueType)
         /// A tensor type number that ``GGMLType`` does not know.
-        case unknownTensorType
+        public static let unknownTensorType = Kind(.unknownTensorType)
         /// Tensor dimensions that make no sense: too many, zero, overflowing, or not whole blocks.
-        case absurdDimensions
+        public static let absurdDimensions = Kind(.absurdDimensions)
         /// A string that is not valid UTF-8.
-        case invalidUTF8
+        public static let invalidUTF8 = Kind(.invalidUTF8)
         /// Arrays nested deeper than the reader allows.
-        case nestingTooDeep
+        public static let nestingTooDeep = Kind(.nestingTooDeep)
         /// The same metadata key appears twice.
-        case duplicateKey
+        public static let duplicateKey = Kind(.duplicateKey)
         /// The same tensor name appears twice.
-        case duplicateTensor
+        public static let duplicateTensor = Kind(.duplicateTensor)
         /// Two tensors' data ranges overlap.
-        case overlappingTensors
+        public static let overlappingTensors = Kind(.overlappingTensors)
         /// A tensor offset that is not a multiple of the alignment, or an invalid alignment.
-        case misaligned
+        public static let misaligned = Kind(.misaligned)
         /// A required metadata key is absent.
-        case missingKey
+        public static let missingKey = Kind(.missingKey)
         /// A metadata value has another type than the one asked for.
-        case wrongType
+        public static let wrongType = Kind(.wrongType)
         /// The writer was given values it cannot encode (mixed arrays, size mismatches).
-        case invalidValue
+        public static let invalidValue = Kind(.invalidValue)
         /// Opening, mapping, reading or writing the file failed at the OS level.
-        case ioError
+        public static let ioError = Kind(.ioError)
         /// The path names a named pipe, directory, device or socket rather than a regular file.
-        case notRegularFile
+        public static let notRegularFile = Kind(.notRegularFile)
+
+        /// Every category, in declaration order.
+        public static var allCases: [Kind] { Base.allCases.map(Kind.init) }
+
+        /// The category's name (`"truncated"`).
+        public var description: String { base.rawValue }
     }
 
     /// What went wrong.

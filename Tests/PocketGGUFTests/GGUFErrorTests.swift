@@ -15,4 +15,13 @@ struct GGUFErrorTests {
         #expect(GGUFError(.truncated, offset: 1, "x") == GGUFError(.truncated, offset: 1, "x"))
         #expect(GGUFError(.truncated, offset: 1, "x") != GGUFError(.truncated, offset: 2, "x"))
     }
+
+    @Test func kindsAreDistinctAndNamed() {
+        let kinds = GGUFError.Kind.allCases
+        #expect(kinds.count == 19)
+        #expect(Set(kinds).count == kinds.count)
+        #expect(Set(kinds.map(\.description)).count == kinds.count)
+        #expect(GGUFError.Kind.truncated.description == "truncated")
+        #expect(GGUFError.Kind.truncated != .outOfBounds)
+    }
 }
