@@ -23,14 +23,18 @@ enum KernelBenchmarkCommand {
             }
         }
         print("kernel   portable dot  dot4    this build dot  dot4   (G weights/s, one thread, best of \(rounds))")
-        func row<F: QuantizedDotFormat>(_ format: F.Type) {
-            let portable = measure(F.self, F.self, rounds: rounds)
-            let native = F.Kernel.self == F.self ? portable : measure(F.self, F.Kernel.self, rounds: rounds)
-            print(String(format: "%-8@ %8.1f %6.1f        %8.1f %6.1f%@", F.type.name as NSString, portable.0, portable.1,
-                         native.0, native.1, (F.Kernel.self == F.self ? "  (portable)" : "") as NSString))
+        /// Measures and prints the row of each format with an integer kernel.
+        struct Row: BlockFormatVisitor {
+            let rounds: Int
+            func visit<F: BlockFormat>(plain format: F.Type) {}
+            func visit<F: QuantizedDotFormat>(quantized format: F.Type) {
+                let portable = KernelBenchmarkCommand.measure(F.self, F.self, rounds: rounds)
+                let native = F.Kernel.self == F.self ? portable : KernelBenchmarkCommand.measure(F.self, F.Kernel.self, rounds: rounds)
+                print(String(format: "%-8@ %8.1f %6.1f        %8.1f %6.1f%@", F.type.name as NSString, portable.0, portable.1,
+                             native.0, native.1, (F.Kernel.self == F.self ? "  (portable)" : "") as NSString))
+            }
         }
-        row(Q2_K.self); row(Q3_K.self); row(Q4_K.self); row(Q5_K.self); row(Q6_K.self)
-        row(Q4_0.self); row(Q4_1.self); row(Q5_0.self); row(Q5_1.self); row(Q8_0.self)
+        for type in GGMLType.allCases { _ = BlockFormats.visit(type, Row(rounds: rounds)) }
     }
 
     /// (dot, dot4) rates of kernel `K` on random rows of format `F`.

@@ -118,7 +118,7 @@ enum ThroughputCommand {
         guard files.fileExists(atPath: original.path), !files.fileExists(atPath: output.path) else { return }
         progress("creating \(output.lastPathComponent) with Pocket's quantizer (q2_k, default recipe)...")
         do {
-            let summary = try ModelQuantizer(input: original, recipe: QuantizationRecipe(target: .q2_k))
+            let summary = try ModelQuantizer(input: original, recipe: QuantizationRecipe(target: QuantizationTarget(.q2_K)!))
                 .write(to: output, pool: ThreadPool())
             progress(String(format: "wrote %d bytes, %.3f bits/weight, in %.1f s",
                             summary.fileByteCount, summary.bitsPerWeight, summary.seconds))

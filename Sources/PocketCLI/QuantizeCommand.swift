@@ -21,7 +21,7 @@ enum QuantizeCommand {
             throw CLIError.usage("quantize needs an input and an output path: pocket quantize IN.gguf OUT.gguf --type T")
         }
         guard let typeName = arguments.string("type") else {
-            throw CLIError.usage("quantize needs --type (\(QuantizationTarget.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw CLIError.usage("quantize needs --type (\(QuantizationTarget.allCases.map(\.name).joined(separator: ", ")))")
         }
         let target: QuantizationTarget
         do { target = try QuantizationTarget(parsing: typeName) } catch { throw CLIError.usage(error.description) }
@@ -47,7 +47,7 @@ enum QuantizeCommand {
                 types = plan.types
             }
             let quantizer = try ModelQuantizer(input: file, recipe: recipe, importance: importance, types: types)
-            Log.info("pocket: quantizing \(inputPath) to \(target.rawValue)\(recipe.pure ? " (pure)" : "")"
+            Log.info("pocket: quantizing \(inputPath) to \(target.name)\(recipe.pure ? " (pure)" : "")"
                      + "\(importance == nil ? "" : " (importance-weighted)") with \(threads) threads")
             var bar = ProgressBar()
             summary = try quantizer.write(to: URL(fileURLWithPath: outputPath), pool: pool) {

@@ -1,9 +1,13 @@
 import PocketGGUF
 
-/// The traits table: every block format Pocket can decode, in GGUF type-number order.
+/// The traits table: every block format Pocket can decode, one row per format.
 ///
-/// Adding a format is one file under `Formats/` and one entry here; the format tests walk this
-/// table, so a new entry is checked against its fixture and its byte-size formula automatically.
+/// ``visit(_:_:)`` is the table: one `case` per format, which names the format's type once.
+/// Everything else is derived from it: ``all``, the decoder of a type (``format(for:)``), its
+/// encoder (``encoder(for:)``), and the dot-product kernel ``MatrixMultiply`` runs (the row's
+/// ``QuantizedDotFormat/Kernel``). Adding a format is its files under `Formats/` (and
+/// `Quantization/` for an encoder) plus one row; the format, kernel and encoder tests walk
+/// ``all``, so a new row is checked against its fixture, its reference and its size formula.
 ///
 /// ```swift
 /// for format in BlockFormats.all {
@@ -11,19 +15,85 @@ import PocketGGUF
 /// }
 /// ```
 public enum BlockFormats {
-    /// Every supported format, one per ``GGMLType``.
-    public static let all: [any BlockFormat.Type] = [
-        F32.self, F16.self,
-        Q4_0.self, Q4_1.self, Q5_0.self, Q5_1.self, Q8_0.self,
-        Q2_K.self, Q3_K.self, Q4_K.self, Q5_K.self, Q6_K.self,
-        BF16.self,
-    ]
+    /// Runs `visitor` with the format of `type` as a static type, so that generic code over
+    /// formats is specialized for each row; `nil` when Pocket has no format for `type`.
+    ///
+    /// A format with an integer dot-product kernel is visited through
+    /// ``BlockFormatVisitor/visit(quantized:)``, any other through
+    /// ``BlockFormatVisitor/visit(plain:)``.
+    @inline(__always)
+    package static func visit<V: BlockFormatVisitor>(_ type: GGMLType, _ visitor: V) -> V.Result? {
+        switch type {
+        case .f32: visitor.visit(plain: F32.self)
+        case .f16: visitor.visit(plain: F16.self)
+        case .q4_0: visitor.visit(quantized: Q4_0.self)
+        case .q4_1: visitor.visit(quantized: Q4_1.self)
+        case .q5_0: visitor.visit(quantized: Q5_0.self)
+        case .q5_1: visitor.visit(quantized: Q5_1.self)
+        case .q8_0: visitor.visit(quantized: Q8_0.self)
+        case .q2_K: visitor.visit(quantized: Q2_K.self)
+        case .q3_K: visitor.visit(quantized: Q3_K.self)
+        case .q4_K: visitor.visit(quantized: Q4_K.self)
+        case .q5_K: visitor.visit(quantized: Q5_K.self)
+        case .q6_K: visitor.visit(quantized: Q6_K.self)
+        case .bf16: visitor.visit(plain: BF16.self)
+        default: nil
+        }
+    }
+
+    /// Every supported format, in GGUF type-number order.
+    public static let all: [any BlockFormat.Type] = GGMLType.allCases.compactMap(format(for:))
 
     /// The format that decodes `type`, or `nil` when Pocket has no decoder for it.
-    ///
-    /// - Complexity: O(n) in the size of the table (13 entries); callers that decode many rows
-    ///   look the format up once.
     public static func format(for type: GGMLType) -> (any BlockFormat.Type)? {
-        all.first { $0.type == type }
+        struct Format: BlockFormatVisitor {
+            func visit<F: BlockFormat>(plain format: F.Type) -> any BlockFormat.Type { format }
+        }
+        return visit(type, Format())
     }
+
+    /// The encoder for `type`, or `nil` when Pocket cannot write it.
+    public static func encoder(for type: GGMLType) -> (any QuantizableFormat.Type)? {
+        format(for: type) as? any QuantizableFormat.Type
+    }
+
+    /// The importance-weighted encoder for `type`, or `nil` when it has none (F32, F16, Q8_0:
+    /// precise enough that weighting changes little).
+    public static func weightedEncoder(for type: GGMLType) -> (any ImportanceWeightedFormat.Type)? {
+        format(for: type) as? any ImportanceWeightedFormat.Type
+    }
+
+    /// The dot-product kernel this build runs for `type` (the row's
+    /// ``QuantizedDotFormat/Kernel``), or `nil` when the format has no integer kernel.
+    package static func kernel(for type: GGMLType) -> (any DotKernel.Type)? {
+        struct Kernel: BlockFormatVisitor {
+            func visit<F: BlockFormat>(plain format: F.Type) -> (any DotKernel.Type)? { nil }
+            func visit<F: QuantizedDotFormat>(quantized format: F.Type) -> (any DotKernel.Type)? { F.Kernel.self }
+        }
+        return visit(type, Kernel()) ?? nil
+    }
+
+    /// Every format with an encoder, in GGUF type-number order.
+    public static var encoders: [any QuantizableFormat.Type] {
+        all.compactMap { $0 as? any QuantizableFormat.Type }
+    }
+}
+
+/// Generic code run with one row of ``BlockFormats`` as a static type (see
+/// ``BlockFormats/visit(_:_:)``): each method is specialized per format, where an existential
+/// `any BlockFormat.Type` would dispatch every call through a witness table.
+package protocol BlockFormatVisitor {
+    /// What a visit returns.
+    associatedtype Result
+    /// Called with a format that has no integer kernel (F32, F16, BF16).
+    func visit<F: BlockFormat>(plain format: F.Type) -> Result
+    /// Called with a format that has an integer dot-product kernel; by default the same as
+    /// ``visit(plain:)``.
+    func visit<F: QuantizedDotFormat>(quantized format: F.Type) -> Result
+}
+
+extension BlockFormatVisitor {
+    /// Treats a quantized format like any other.
+    @inline(__always)
+    package func visit<F: QuantizedDotFormat>(quantized format: F.Type) -> Result { visit(plain: format) }
 }

@@ -188,54 +188,54 @@ public final class Q8Activations {
     public static let superBlockSize = 256
 
     /// Super-block-ordered values of token `t` (valid when `columns` is a multiple of 256).
-    @inline(__always) public func superValues(token t: Int) -> UnsafePointer<Int16> {
+    @inline(__always) package func superValues(token t: Int) -> UnsafePointer<Int16> {
         UnsafePointer(superValues + t * columns)
     }
     /// Super-block scales of token `t`.
-    @inline(__always) public func superScales(token t: Int) -> UnsafePointer<Float> {
+    @inline(__always) package func superScales(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(superScales + t * columns / Self.superBlockSize)
     }
     /// Scaled sub-block sums of token `t`.
-    @inline(__always) public func scaledSubBlockSums(token t: Int) -> UnsafePointer<Float> {
+    @inline(__always) package func scaledSubBlockSums(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(scaledSubBlockSums + t * columns / 16)
     }
 
     /// Plain-order bytes of token `t`.
-    @inline(__always) public func bytes(token t: Int) -> UnsafePointer<Int8> {
+    @inline(__always) package func bytes(token t: Int) -> UnsafePointer<Int8> {
         UnsafePointer(bytes + t * columns)
     }
     /// Sums of four consecutive values of token `t`.
-    @inline(__always) public func groupSums(token t: Int) -> UnsafePointer<Int32> {
+    @inline(__always) package func groupSums(token t: Int) -> UnsafePointer<Int32> {
         UnsafePointer(groupSums + t * columns / 4)
     }
     /// Exact block sums of token `t`.
-    @inline(__always) public func blockSums(token t: Int) -> UnsafePointer<Float> {
+    @inline(__always) package func blockSums(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(blockSums + t * columns / Self.blockSize)
     }
     /// Plane-ordered super-block bytes of token `t` (valid when `columns` is a multiple of 256).
-    @inline(__always) public func superBytes(token t: Int) -> UnsafePointer<Int8> {
+    @inline(__always) package func superBytes(token t: Int) -> UnsafePointer<Int8> {
         UnsafePointer(superBytes + t * columns)
     }
 
     /// Pair-ordered values of token `t`.
-    @inline(__always) public func pairValues(token t: Int) -> UnsafePointer<Int16> {
+    @inline(__always) package func pairValues(token t: Int) -> UnsafePointer<Int16> {
         UnsafePointer(pairValues + t * columns)
     }
 
     /// Lane-ordered values of token `t`.
-    @inline(__always) public func values(token t: Int) -> UnsafePointer<Int32> {
+    @inline(__always) package func values(token t: Int) -> UnsafePointer<Int32> {
         UnsafePointer(values + t * columns)
     }
     /// Scales of token `t`.
-    @inline(__always) public func scales(token t: Int) -> UnsafePointer<Float> {
+    @inline(__always) package func scales(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(scales + t * columns / Self.blockSize)
     }
     /// Block sums of token `t`.
-    @inline(__always) public func sums(token t: Int) -> UnsafePointer<Float> {
+    @inline(__always) package func sums(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(sums + t * columns / Self.blockSize)
     }
     /// Half-block sums of token `t`.
-    @inline(__always) public func halfSums(token t: Int) -> UnsafePointer<Float> {
+    @inline(__always) package func halfSums(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(halfSums + t * columns / 16)
     }
 
@@ -382,7 +382,7 @@ public final class Q8Activations {
     /// shifting their 64 bytes by `2j` gives weights `32j…32j+31` then `128+32j…`; plane order
     /// stores the activations the same way, `64j + 32h + l`, so one byte dot product covers a
     /// plane. (Sixteen consecutive values stay consecutive.)
-    @inline(__always) public static func planeOrderPosition(_ i: Int) -> Int {
+    @inline(__always) package static func planeOrderPosition(_ i: Int) -> Int {
         let h = i >> 7, j = (i >> 5) & 3, l = i & 31
         return 64 * j + 32 * h + l
     }
@@ -395,7 +395,7 @@ public final class Q8Activations {
     /// Storing the activations in the same order makes every product lane-aligned: value
     /// `i = 128h + 32j + 16f + l` (byte `g = 2h + f`, `l = 4m + 2e + o`) goes to
     /// `64j + 32o + 8g + 2m + e`.
-    @inline(__always) public static func superBlockPosition(_ i: Int) -> Int {
+    @inline(__always) package static func superBlockPosition(_ i: Int) -> Int {
         let h = i >> 7, j = (i >> 5) & 3, f = (i >> 4) & 1, l = i & 15
         let g = 2 * h + f, m = l >> 2, e = (l >> 1) & 1, o = l & 1
         return 64 * j + 32 * o + 8 * g + 2 * m + e
@@ -404,7 +404,7 @@ public final class Q8Activations {
     /// Where the sum of sub-block `s` (16 values, 0..<16) is stored within a super-block: lane
     /// `4g + j` for sub-block `s = 8h + 2j + f`, `g = 2h + f`, the lane whose 32-bit products
     /// (after pairing) belong to that sub-block in bit plane `j`'s group `g`.
-    @inline(__always) public static func subBlockLane(_ s: Int) -> Int {
+    @inline(__always) package static func subBlockLane(_ s: Int) -> Int {
         let h = s >> 3, j = (s >> 1) & 3, f = s & 1
         return 4 * (2 * h + f) + j
     }
@@ -412,7 +412,7 @@ public final class Q8Activations {
     /// Where the sum of half block `s` (0..<16 within a super-block) is stored: position
     /// `4k + m` holds half block `4m + k`, the order in which the k-quant kernels unpack the 16
     /// per-sub-block bytes of a super-block from four 32-bit lanes.
-    @inline(__always) public static func halfSumIndex(_ s: Int) -> Int {
+    @inline(__always) package static func halfSumIndex(_ s: Int) -> Int {
         4 * (s & 3) + (s >> 2)
     }
 
@@ -424,14 +424,14 @@ public final class Q8Activations {
     /// A nibble's weight is its byte index, plus 16 for the high nibble, so 16-bit lane
     /// `2(4k + m) + e` holds weight `4m + k/2 + 2e + 16(k % 2)`: both halves of a 32-bit lane
     /// fall in the same group of four `4m…4m+3` (or `16+4m…`).
-    @inline(__always) public static func pairOrderIndex(_ i: Int) -> Int {
+    @inline(__always) package static func pairOrderIndex(_ i: Int) -> Int {
         let high = i >> 4, m = (i & 15) >> 2, t = i & 3
         let k = 2 * (t & 1) + high, e = t >> 1
         return 2 * (4 * k + m) + e
     }
 
     /// Where element `i` (0..<32) of a block is stored in lane order.
-    @inline(__always) public static func laneOrderIndex(_ i: Int) -> Int {
+    @inline(__always) package static func laneOrderIndex(_ i: Int) -> Int {
         let half = i & 16, j = (i & 15) >> 2, k = i & 3
         return half + 4 * k + j
     }

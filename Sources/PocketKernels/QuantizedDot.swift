@@ -26,7 +26,7 @@ public protocol DotKernel {
 /// Each conforming format provides a portable SIMD kernel (its ``DotKernel`` conformance) and
 /// the scalar reference it is tested against; ``Kernel`` is the fastest kernel of this build.
 /// Adding a new weight format to the matrix products is one new file with one conformance and
-/// one line in ``MatrixMultiply``'s dispatch.
+/// one row in ``BlockFormats``.
 public protocol QuantizedDotFormat: BlockFormat, DotKernel {
     /// The kernel ``MatrixMultiply`` uses on this build: a per-ISA kernel where the build
     /// machine's CPU has one (`POCKET_AVX512_VNNI`), otherwise the format itself.
@@ -47,34 +47,34 @@ extension DotKernel {
 /// One activation vector of ``Q8Activations``: the pointers a dot-product kernel reads.
 public struct Q8Vector {
     /// Lane-ordered quantized values, 32 per block.
-    public let values: UnsafePointer<Int32>
+    package let values: UnsafePointer<Int32>
     /// Per-block scales `d`.
-    public let scales: UnsafePointer<Float>
+    package let scales: UnsafePointer<Float>
     /// Per-block `d × Σq`.
-    public let sums: UnsafePointer<Float>
+    package let sums: UnsafePointer<Float>
     /// Per-half-block (16 values) `d × Σq`.
-    public let halfSums: UnsafePointer<Float>
+    package let halfSums: UnsafePointer<Float>
     /// The same values as Int16 in pair order (``Q8Activations/pairOrderIndex(_:)``).
-    public let pairValues: UnsafePointer<Int16>
+    package let pairValues: UnsafePointer<Int16>
     /// Values in super-block order (k-quants; only when the length is a multiple of 256).
-    public let superValues: UnsafePointer<Int16>
+    package let superValues: UnsafePointer<Int16>
     /// Per-256 scales of ``superValues``.
-    public let superScales: UnsafePointer<Float>
+    package let superScales: UnsafePointer<Float>
     /// Sums of each 16 ``superValues`` times their scale, in ``Q8Activations/subBlockLane(_:)`` order.
-    public let scaledSubBlockSums: UnsafePointer<Float>
+    package let scaledSubBlockSums: UnsafePointer<Float>
     /// The values as bytes in plain order (``Q8Activations/Layouts/bytes``).
-    public let bytes: UnsafePointer<Int8>
+    package let bytes: UnsafePointer<Int8>
     /// Sums of each four consecutive ``bytes``.
-    public let groupSums: UnsafePointer<Int32>
+    package let groupSums: UnsafePointer<Int32>
     /// Per-block `d × Σq`, not rounded.
-    public let blockSums: UnsafePointer<Float>
+    package let blockSums: UnsafePointer<Float>
     /// The super-block values as bytes in plane order (``Q8Activations/planeOrderPosition(_:)``).
-    public let superBytes: UnsafePointer<Int8>
+    package let superBytes: UnsafePointer<Int8>
 }
 
 extension Q8Activations {
     /// The activation vector of token `t`.
-    @inline(__always) public func vector(token t: Int) -> Q8Vector {
+    @inline(__always) package func vector(token t: Int) -> Q8Vector {
         Q8Vector(
             values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t),
             pairValues: pairValues(token: t), superValues: superValues(token: t), superScales: superScales(token: t),

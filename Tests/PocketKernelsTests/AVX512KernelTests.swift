@@ -19,14 +19,17 @@ import Testing
         var description: String { type.name }
     }
 
-    static let cases: [Case] = [
-        Case(type: .q8_0, format: Q8_0.self, kernel: Q8_0.AVX512.self, halfOffsets: [0], bitIdenticalToPortable: false),
-        Case(type: .q4_1, format: Q4_1.self, kernel: Q4_1.AVX512.self, halfOffsets: [0, 2], bitIdenticalToPortable: true),
-        Case(type: .q5_0, format: Q5_0.self, kernel: Q5_0.AVX512.self, halfOffsets: [0], bitIdenticalToPortable: false),
-        Case(type: .q2_K, format: Q2_K.self, kernel: Q2_K.AVX512.self, halfOffsets: [80, 82], bitIdenticalToPortable: false),
-        Case(type: .q4_K, format: Q4_K.self, kernel: Q4_K.AVX512.self, halfOffsets: [0, 2], bitIdenticalToPortable: false),
-        Case(type: .q6_K, format: Q6_K.self, kernel: Q6_K.AVX512.self, halfOffsets: [208], bitIdenticalToPortable: false),
-    ]
+    /// Every row of the format table whose kernel on this build is not the portable one.
+    static let cases: [Case] = integerDotFormats.compactMap { entry in
+        guard let kernel = BlockFormats.kernel(for: entry.type), kernel != entry.format else { return nil }
+        // Only Q4_1's kernel keeps the portable kernel's float operations (llama.cpp's order).
+        return Case(type: entry.type, format: entry.format, kernel: kernel, halfOffsets: entry.halfOffsets,
+                    bitIdenticalToPortable: entry.type == .q4_1)
+    }
+
+    @Test func everyPerISAKernelIsCovered() {
+        #expect(Set(Self.cases.map(\.type)) == [.q8_0, .q4_1, .q5_0, .q2_K, .q4_K, .q6_K])
+    }
 
     /// Rows of random blocks, activations quantized into every layout, and the columns.
     static func fixture(_ c: Case, rows: Int, tokens: Int, seed: UInt64) -> (bytes: [UInt8], a: Q8Activations, columns: Int) {

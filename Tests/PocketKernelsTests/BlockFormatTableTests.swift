@@ -53,6 +53,17 @@ import Testing
         }
     }
 
+    @Test func eachRowHoldsItsOwnTypeAndEveryIntegerKernelIsReachable() {
+        for type in GGMLType.allCases {
+            guard let format = BlockFormats.format(for: type) else { continue }
+            #expect(format.type == type, "the row for \(type) holds \(format.type)'s format")
+            // A format with an integer kernel must be registered as quantized, or the matrix
+            // products would not find its kernel.
+            #expect((format is any QuantizedDotFormat.Type) == (BlockFormats.kernel(for: type) != nil), "\(type)")
+            #expect((format is any QuantizableFormat.Type) == (BlockFormats.encoder(for: type) != nil), "\(type)")
+        }
+    }
+
     @Test func typesWithoutADecoderAreNotFound() {
         let registered = Set(BlockFormats.all.map { $0.type })
         for type in GGMLType.allCases where !registered.contains(type) {

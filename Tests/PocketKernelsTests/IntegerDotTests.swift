@@ -2,22 +2,22 @@ import PocketGGUF
 import PocketKernels
 import Testing
 
-// Integer dot kernels (Formats/*+SIMD.swift) of Q4_0, Q5_0, Q5_1, Q3_K, Q4_K, Q5_K, Q6_K and
-// Q8_0's dot4: the SIMD kernels against their scalar references, the references against the
-// bit-exact decoders (which checks the activations' lane order independently of the kernels),
-// and the matrix products.
+// Integer dot kernels of every row of `BlockFormats` that has one: the kernels against their
+// scalar references, the references against the bit-exact decoders (which checks the
+// activations' lane order independently of the kernels), and the matrix products.
 
-/// The formats whose kernels these tests cover, with the byte offsets of their fp16 scales.
-let integerDotFormats: [(type: GGMLType, format: any QuantizedDotFormat.Type, halfOffsets: [Int])] = [
-    (.q4_0, Q4_0.self, [0]),
-    (.q8_0, Q8_0.self, [0]),
-    (.q6_K, Q6_K.self, [208]),
-    (.q4_K, Q4_K.self, [0, 2]),
-    (.q3_K, Q3_K.self, [108]),
-    (.q5_0, Q5_0.self, [0]),
-    (.q5_1, Q5_1.self, [0, 2]),
-    (.q5_K, Q5_K.self, [0, 2]),
-]
+/// Every format with an integer kernel, from the format table, with the byte offsets of its
+/// fp16 fields (the two-byte scale fields of its layout: `d`, `dmin`, `m`).
+let integerDotFormats: [(type: GGMLType, format: any QuantizedDotFormat.Type, halfOffsets: [Int])] =
+    BlockFormats.all.compactMap { format in
+        guard let dot = format as? any QuantizedDotFormat.Type else { return nil }
+        return (format.type, dot, halfFieldOffsets(format.type))
+    }
+
+/// Byte offsets of the fp16 fields of a block of `type`: its two-byte scale fields.
+func halfFieldOffsets(_ type: GGMLType) -> [Int] {
+    BlockFormats.format(for: type)!.layout.filter { $0.role == .scales && $0.byteCount == 2 }.map(\.offset)
+}
 
 func dotFormat(_ type: GGMLType) -> (format: any QuantizedDotFormat.Type, halfOffsets: [Int]) {
     let entry = integerDotFormats.first { $0.type == type }!
@@ -74,8 +74,15 @@ func randomActivations(tokens: Int, columns: Int, seed: UInt64) -> [Float] {
 }
 
 @Suite struct IntegerDotTests {
-    static let kernelTypes: [GGMLType] = [.q4_0, .q6_K, .q4_K, .q3_K, .q5_0, .q5_1, .q5_K]
-    static let dot4Types: [GGMLType] = [.q4_0, .q6_K, .q4_K, .q3_K, .q5_0, .q5_1, .q5_K, .q8_0]
+    /// Every format with an integer kernel (the portable kernel; the per-ISA ones are
+    /// checked against these references in `AVX512KernelTests`).
+    static let kernelTypes = integerDotFormats.map(\.type)
+    /// The formats whose kernels read the activations exactly as `dequantizedProduct` does (one
+    /// scale per 32 values, exact sums). Q4_1 reads llama.cpp's fp16-rounded block sums and
+    /// Q2_K one scale per 256 values (llama.cpp's Q8_K); `Q2_KKernelTests` and
+    /// `MatrixMultiplyTests` check those against the decoders.
+    static let exactActivationTypes = integerDotFormats
+        .filter { $0.format.activationLayouts.isDisjoint(with: [.pairs, .superBlocks]) }.map(\.type)
 
     /// Row length for a format's tests: several super-blocks (or an odd number of blocks).
     static func columns(_ type: GGMLType) -> Int { type.blockSize == 256 ? 1024 : 352 }
@@ -102,7 +109,7 @@ func randomActivations(tokens: Int, columns: Int, seed: UInt64) -> [Float] {
         }
     }
 
-    @Test(arguments: kernelTypes)
+    @Test(arguments: exactActivationTypes)
     func referenceMatchesDequantizedWeights(type: GGMLType) {
         // The scalar reference reads weights from the block layout and activations through
         // `Q8Activations.element`; the decoder is bit-exact with gguf-py. Agreement checks the
@@ -124,7 +131,7 @@ func randomActivations(tokens: Int, columns: Int, seed: UInt64) -> [Float] {
         }
     }
 
-    @Test(arguments: kernelTypes)
+    @Test(arguments: exactActivationTypes)
     func wrongLaneOrderWouldBeCaught(type: GGMLType) {
         // A kernel that paired weight i with activation element laneOrderIndex(i) (confusing
         // storage position with element) computes the correct kernel's result on activations
@@ -148,7 +155,7 @@ func randomActivations(tokens: Int, columns: Int, seed: UInt64) -> [Float] {
         }
     }
 
-    @Test(arguments: kernelTypes)
+    @Test(arguments: exactActivationTypes)
     func extremeBlocksStayExact(type: GGMLType) {
         // All-zero and all-one bits (the largest weights of either sign) against full-scale
         // activations of both signs: the integer lanes reach their largest magnitudes, which
@@ -172,7 +179,7 @@ func randomActivations(tokens: Int, columns: Int, seed: UInt64) -> [Float] {
         }
     }
 
-    @Test(arguments: dot4Types)
+    @Test(arguments: kernelTypes)
     func fourVectorKernelEqualsFourSingleProducts(type: GGMLType) {
         // dot4 performs each vector's operations in the same order as dot: bit for bit.
         let rows = 3, columns = Self.columns(type)

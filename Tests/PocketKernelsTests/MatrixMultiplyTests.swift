@@ -14,13 +14,8 @@ func randomBlocks(_ type: GGMLType, rows: Int, columns: Int, seed: UInt64) -> [U
         }
         return bytes
     }
-    // Overwrite every block's fp16 scales (Q4_1's min, Q2_K's and Q4_K's d and dmin) with sane values.
-    let scaleOffsets: [Int] = switch type {
-    case .q4_1, .q4_K: [0, 2]
-    case .q2_K: [80, 82]
-    case .q6_K: [208]
-    default: [0]
-    }
+    // Overwrite every block's fp16 scales with sane values.
+    let scaleOffsets = halfFieldOffsets(type)
     let blocks = rows * rowBytes / type.typeSize
     for b in 0..<blocks {
         let base = b * type.typeSize
@@ -57,7 +52,8 @@ struct TestRandom: RandomNumberGenerator {
 }
 
 @Suite struct MatrixMultiplyTests {
-    static let types: [GGMLType] = [.q4_1, .q8_0, .q2_K, .q5_0, .q4_K, .q6_K, .f32]
+    /// Every format with an integer kernel, and F32.
+    static let types: [GGMLType] = integerDotFormats.map(\.type) + [.f32]
 
     @Test func reusedActivationsGiveTheSameProductAndOnlyForTheSameInput() throws {
         // `inputUnchanged` reuses the quantized activations of the previous product only when

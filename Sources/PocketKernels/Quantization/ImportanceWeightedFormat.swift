@@ -32,11 +32,3 @@ public protocol ImportanceWeightedFormat: QuantizableFormat {
         _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
         into destination: UnsafeMutableRawPointer)
 }
-
-extension QuantizableFormats {
-    /// The importance-weighted encoder for `type`, or `nil` when it has none (F32, F16, Q8_0:
-    /// precise enough that weighting changes little).
-    public static func weighted(for type: GGMLType) -> (any ImportanceWeightedFormat.Type)? {
-        format(for: type) as? any ImportanceWeightedFormat.Type
-    }
-}

@@ -7,6 +7,8 @@
 // the side that matters. All arithmetic in float32 in this order.
 
 extension Q4_0: QuantizableFormat {
+    public static let fileTypes: (pure: UInt32, mixed: UInt32) = (2, 2)
+
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
     ) {

@@ -5,6 +5,8 @@
 // All arithmetic in float32 in this order.
 
 extension Q4_1: QuantizableFormat {
+    public static let fileTypes: (pure: UInt32, mixed: UInt32) = (3, 3)
+
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
     ) {

@@ -13,6 +13,8 @@
 // sum above is weighted per weight; without them the bytes are those of the unweighted search.
 
 extension Q4_K: ImportanceWeightedFormat {
+    public static let fileTypes: (pure: UInt32, mixed: UInt32) = (14, 15)  // Q4_K_S / Q4_K_M
+
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
     ) {

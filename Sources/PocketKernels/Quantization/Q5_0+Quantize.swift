@@ -7,6 +7,8 @@
 // weight j. All arithmetic in float32 in this order.
 
 extension Q5_0: QuantizableFormat {
+    public static let fileTypes: (pure: UInt32, mixed: UInt32) = (8, 8)
+
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
     ) {

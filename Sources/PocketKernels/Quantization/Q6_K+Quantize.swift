@@ -13,6 +13,8 @@
 // sum above is weighted per weight; without them the bytes are those of the unweighted search.
 
 extension Q6_K: ImportanceWeightedFormat {
+    public static let fileTypes: (pure: UInt32, mixed: UInt32) = (18, 18)
+
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
     ) {

@@ -5,6 +5,8 @@
 // All arithmetic in float32 in this order; a block of zeros gets d = 0 and q = 0.
 
 extension Q8_0: QuantizableFormat {
+    public static let fileTypes: (pure: UInt32, mixed: UInt32) = (7, 7)
+
     public static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
     ) {

@@ -22,6 +22,11 @@ import PocketGGUF
 /// 65504 × the format's largest step count) decode as infinities; callers check the decoded
 /// result.
 public protocol QuantizableFormat: BlockFormat {
+    /// The `general.file_type` (llama.cpp's `llama_ftype`) of a file whose matrices are mostly
+    /// this format: `pure` when every matrix is, `mixed` for the usual mix with more precise
+    /// embeddings and attention (llama.cpp's `_S` and `_M` variants where it names two).
+    static var fileTypes: (pure: UInt32, mixed: UInt32) { get }
+
     /// Encodes `count * weightsPerBlock` floats from `source` into `count` blocks.
     ///
     /// - Parameters:
@@ -32,21 +37,6 @@ public protocol QuantizableFormat: BlockFormat {
     ///   k-quants try a fixed number of candidate scales per sub-block).
     static func quantize(
         _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer)
-}
-
-/// The table of formats Pocket can encode, in GGUF type-number order.
-public enum QuantizableFormats {
-    /// Every format with an encoder.
-    public static let all: [any QuantizableFormat.Type] = [
-        F32.self, F16.self,
-        Q4_0.self, Q4_1.self, Q5_0.self, Q8_0.self,
-        Q2_K.self, Q3_K.self, Q4_K.self, Q6_K.self,
-    ]
-
-    /// The encoder for `type`, or `nil` when Pocket cannot write it.
-    public static func format(for type: GGMLType) -> (any QuantizableFormat.Type)? {
-        all.first { $0.type == type }
-    }
 }
 
 // MARK: - Helpers shared by the encoders

@@ -57,7 +57,7 @@ public final class ModelQuantizer: Sendable {
             }
             var choice = recipe.choice(forTensor: tensor.name, dimensions: tensor.dimensions)
             if let planned = types[tensor.name] {
-                guard QuantizableFormats.format(for: planned) != nil,
+                guard BlockFormats.encoder(for: planned) != nil,
                       GGUFTensorInfo.byteCount(dimensions: tensor.dimensions, type: planned) != nil else {
                     throw .unsupportedInputType(tensor: tensor.name, type: planned)
                 }
@@ -116,7 +116,7 @@ public final class ModelQuantizer: Sendable {
                 let plan = plans[index]
                 let source = input.bytes(of: input.tensors[index])
                 let inputFormat = BlockFormats.format(for: plan.inputType)!
-                let outputFormat = QuantizableFormats.format(for: plan.outputType)!
+                let outputFormat = BlockFormats.encoder(for: plan.outputType)!
                 let encodeRow = Self.rowEncoder(for: plan.outputType, columns: plan.dimensions[0],
                                                 importance: importance?.importance(forTensor: plan.name), searched: searched)
                 let (squaredError, squaredInput) = try Self.encode(
@@ -204,7 +204,7 @@ public final class ModelQuantizer: Sendable {
     /// has a weighted encoder and `searched` (or `importance` is given), otherwise the plain one.
     static func rowEncoder(for type: GGMLType, columns: Int, importance: [Float]?, searched: Bool) -> RowEncoder {
         let blocks = columns / type.blockSize
-        if let weighted = QuantizableFormats.weighted(for: type), searched || importance != nil {
+        if let weighted = BlockFormats.weightedEncoder(for: type), searched || importance != nil {
             guard let importance, importance.count == columns else {
                 return { row, output in weighted.quantize(row, importance: nil, blocks: blocks, into: output) }
             }
@@ -212,7 +212,7 @@ public final class ModelQuantizer: Sendable {
                 importance.withUnsafeBufferPointer { weighted.quantize(row, importance: $0.baseAddress, blocks: blocks, into: output) }
             }
         }
-        let plain = QuantizableFormats.format(for: type)!
+        let plain = BlockFormats.encoder(for: type)!
         return { row, output in plain.quantize(row, blocks: blocks, into: output) }
     }
 }

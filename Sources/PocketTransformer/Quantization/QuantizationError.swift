@@ -28,7 +28,7 @@ public enum QuantizationError: Error, CustomStringConvertible, Sendable, Equatab
     public var description: String {
         switch self {
         case .unknownType(let name):
-            "unknown quantization type '\(name)' (expected one of: \(QuantizationTarget.allCases.map(\.rawValue).joined(separator: ", ")))"
+            "unknown quantization type '\(name)' (expected one of: \(QuantizationTarget.allCases.map(\.name).joined(separator: ", ")))"
         case .unreadableInput(let path, let reason): "cannot read '\(path)': \(reason)"
         case .unsupportedInputType(let tensor, let type):
             "tensor '\(tensor)' has type \(type), which Pocket cannot decode"

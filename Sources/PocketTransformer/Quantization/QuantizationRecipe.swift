@@ -1,45 +1,38 @@
 import PocketGGUF
+import PocketKernels
 
-/// An output type `pocket quantize --type` accepts.
-public enum QuantizationTarget: String, CaseIterable, Sendable {
-    /// 2-bit k-quant (2.625 bpw).
-    case q2_k
-    /// 3-bit k-quant (3.4375 bpw).
-    case q3_k
-    /// 4-bit k-quant (4.5 bpw).
-    case q4_k
-    /// 6-bit k-quant (6.5625 bpw).
-    case q6_k
-    /// 4-bit symmetric, blocks of 32 (4.5 bpw).
-    case q4_0
-    /// 4-bit affine, blocks of 32 (5.0 bpw).
-    case q4_1
-    /// 5-bit symmetric, blocks of 32 (5.5 bpw).
-    case q5_0
-    /// 8-bit symmetric, blocks of 32 (8.5 bpw).
-    case q8_0
+/// An output type `pocket quantize --type` accepts: any quantized block format with an encoder
+/// (the rows of ``BlockFormats`` that conform to ``QuantizableFormat``, F32 and F16 aside).
+public struct QuantizationTarget: Sendable, Hashable, CustomStringConvertible {
+    /// The block format of the target.
+    public let type: GGMLType
+
+    /// The target writing `type`, or `nil` when Pocket has no encoder for it or it is not a
+    /// quantized (multi-weight block) format.
+    public init?(_ type: GGMLType) {
+        guard let encoder = BlockFormats.encoder(for: type), encoder.weightsPerBlock > 1 else { return nil }
+        self.type = type
+    }
 
     /// Parses a type name, case-insensitively (`"q2_K"`, `"Q4_0"`).
     ///
     /// - Throws: ``QuantizationError/unknownType(_:)`` listing the accepted names.
     public init(parsing name: String) throws(QuantizationError) {
-        guard let target = QuantizationTarget(rawValue: name.lowercased()) else { throw .unknownType(name) }
+        guard let target = Self.allCases.first(where: { $0.name == name.lowercased() }) else { throw .unknownType(name) }
         self = target
     }
 
-    /// The block format of the target.
-    public var type: GGMLType {
-        switch self {
-        case .q2_k: .q2_K
-        case .q3_k: .q3_K
-        case .q4_k: .q4_K
-        case .q6_k: .q6_K
-        case .q4_0: .q4_0
-        case .q4_1: .q4_1
-        case .q5_0: .q5_0
-        case .q8_0: .q8_0
-        }
-    }
+    /// Every target, in GGUF type-number order.
+    public static var allCases: [QuantizationTarget] { BlockFormats.encoders.compactMap { Self($0.type) } }
+
+    /// The lowercase type name the command line accepts (`"q2_k"`).
+    public var name: String { type.name.lowercased() }
+
+    /// Same as ``name``.
+    public var description: String { name }
+
+    /// The target's encoder.
+    var encoder: any QuantizableFormat.Type { BlockFormats.encoder(for: type)! }
 }
 
 /// Which type each tensor of a model is quantized to.
@@ -53,11 +46,11 @@ public enum QuantizationTarget: String, CaseIterable, Sendable {
 /// - `pure`: every matrix goes to the target.
 /// - Fallback: a k-quant needs rows that are a multiple of 256 weights. A matrix whose rows are
 ///   not (SmolLM2's hidden size is 576) takes the nearest 32-weight format with at least as
-///   many bits per weight: Q2_K, Q3_K → Q4_0; Q4_K → Q5_0; Q6_K → Q8_0. Rows that are not a
-///   multiple of 32 either stay F16.
+///   many bits per weight (llama.cpp's table): Q2_K, Q3_K → Q4_0; Q4_K → Q5_0; Q5_K → Q5_1;
+///   Q6_K → Q8_0. Rows that are not a multiple of 32 either stay F16.
 ///
 /// ```swift
-/// let recipe = QuantizationRecipe(target: .q2_k)
+/// let recipe = QuantizationRecipe(target: QuantizationTarget(.q2_K)!)
 /// recipe.choice(forTensor: "blk.0.ffn_down.weight", dimensions: [1536, 576]).type   // .q2_K
 /// recipe.choice(forTensor: "blk.0.ffn_up.weight", dimensions: [576, 1536]).type     // .q4_0
 /// ```
@@ -94,9 +87,9 @@ public struct QuantizationRecipe: Sendable, Equatable {
     func requestedType(forTensor name: String) -> GGMLType {
         if pure { return target.type }
         if name == "token_embd.weight" || name == "output.weight" {
-            return target == .q8_0 ? .q8_0 : .q6_K
+            return target.type == .q8_0 ? .q8_0 : .q6_K
         }
-        if (target == .q2_k || target == .q3_k)
+        if (target.type == .q2_K || target.type == .q3_K)
             && (name.hasSuffix(".attn_v.weight") || name.hasSuffix(".attn_output.weight")) {
             return .q4_K
         }
@@ -110,6 +103,7 @@ public struct QuantizationRecipe: Sendable, Equatable {
         let substitute: GGMLType = switch type {
         case .q2_K, .q3_K: .q4_0
         case .q4_K: .q5_0
+        case .q5_K: .q5_1
         default: .q8_0
         }
         return rowLength % substitute.blockSize == 0 ? substitute : .f16
@@ -117,15 +111,7 @@ public struct QuantizationRecipe: Sendable, Equatable {
 
     /// The `general.file_type` number llama.cpp uses for this mix (`llama_ftype`).
     public var fileType: UInt32 {
-        switch target {
-        case .q4_0: 2
-        case .q4_1: 3
-        case .q8_0: 7
-        case .q5_0: 8
-        case .q2_k: 10
-        case .q3_k: pure ? 11 : 12  // Q3_K_S / Q3_K_M
-        case .q4_k: pure ? 14 : 15  // Q4_K_S / Q4_K_M
-        case .q6_k: 18
-        }
+        let types = target.encoder.fileTypes
+        return pure ? types.pure : types.mixed
     }
 }

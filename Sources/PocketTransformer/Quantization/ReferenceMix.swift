@@ -14,8 +14,8 @@ import PocketGGUF
 /// | ffn_down | Q3_K | Q5_K in the first 1/16 of the layers, else Q4_K |
 /// | everything else | Q2_K | Q3_K |
 ///
-/// Rows that are not a multiple of 256 fall back as llama.cpp does: Q2_K, Q3_K → Q4_0;
-/// Q4_K → Q5_0; Q5_K → Q5_1; Q6_K → Q8_0.
+/// Rows that are not a multiple of 256 fall back as llama.cpp does
+/// (``QuantizationRecipe/fallback(for:rowLength:)``).
 public enum ReferenceMix {
     /// The llama.cpp type of one tensor under `target`'s mix, or `nil` when `target` has no
     /// budgeted mix (only `q2_k` and `q3_k` have).
@@ -23,10 +23,10 @@ public enum ReferenceMix {
         forTensor name: String, dimensions: [Int], target: QuantizationTarget, layerCount: Int,
         queryHeadsPerKeyHead: Int, tiedEmbedding: Bool
     ) -> GGMLType? {
-        guard target == .q2_k || target == .q3_k else { return nil }
+        guard target.type == .q2_K || target.type == .q3_K else { return nil }
         guard dimensions.count > 1 else { return .f32 }
         let layer = name.hasPrefix("blk.") ? Int(name.split(separator: ".")[1]) ?? 0 : 0
-        let q2 = target == .q2_k
+        let q2 = target.type == .q2_K
         let requested: GGMLType
         if name == "output.weight" || (tiedEmbedding && name == "token_embd.weight") {
             requested = .q6_K
@@ -39,14 +39,7 @@ public enum ReferenceMix {
         } else {
             requested = target.type
         }
-        if dimensions[0] % 256 == 0 { return requested }
-        let fallback: GGMLType = switch requested {
-        case .q2_K, .q3_K: .q4_0
-        case .q4_K: .q5_0
-        case .q5_K: .q5_1
-        default: .q8_0
-        }
-        return dimensions[0] % 32 == 0 ? fallback : .f16
+        return QuantizationRecipe.fallback(for: requested, rowLength: dimensions[0])
     }
 
     /// Bytes of tensor data of `file` under `target`'s mix, or `nil` when `target` has none.

@@ -109,9 +109,9 @@ import Testing
     }
 
     @Test func weightedEncodersAreListed() {
-        #expect(QuantizableFormats.weighted(for: .q2_K) != nil)
-        #expect(QuantizableFormats.weighted(for: .q4_1) != nil)
-        #expect(QuantizableFormats.weighted(for: .q8_0) == nil)
-        #expect(QuantizableFormats.weighted(for: .f16) == nil)
+        #expect(BlockFormats.weightedEncoder(for: .q2_K) != nil)
+        #expect(BlockFormats.weightedEncoder(for: .q4_1) != nil)
+        #expect(BlockFormats.weightedEncoder(for: .q8_0) == nil)
+        #expect(BlockFormats.weightedEncoder(for: .f16) == nil)
     }
 }

@@ -66,7 +66,7 @@ func decode(_ format: any BlockFormat.Type, _ bytes: [UInt8]) -> [Float] {
     @Test(arguments: try QuantFixture.all())
     func bytesMatchTheReferenceEncoder(_ fixture: QuantFixture) throws {
         let type = try #require(GGMLType(rawValue: fixture.type))
-        let format = try #require(QuantizableFormats.format(for: type), "no encoder for \(type)")
+        let format = try #require(BlockFormats.encoder(for: type), "no encoder for \(type)")
         let (input, expected) = try fixture.load()
         #expect(input.count == fixture.blocks * format.weightsPerBlock)
         let ours = encode(format, input)
@@ -91,7 +91,7 @@ func decode(_ format: any BlockFormat.Type, _ bytes: [UInt8]) -> [Float] {
     @Test func nonFiniteInputDoesNotTrap() {
         var x = [Float](repeating: 0.5, count: 256)
         x[3] = .nan; x[100] = .infinity; x[200] = -.infinity
-        for format in QuantizableFormats.all {
+        for format in BlockFormats.encoders {
             let bytes = encode(format, x)
             #expect(bytes.count == 256 / format.weightsPerBlock * format.bytesPerBlock)
         }

@@ -30,7 +30,7 @@ enum SmallModel {
         }
         return try writer.encoded { index, info, sink in
             let (_, dimensions, type) = types[index]
-            guard let format = QuantizableFormats.format(for: type) else {
+            guard let format = BlockFormats.encoder(for: type) else {
                 try [UInt8](repeating: 0, count: info.byteCount).withUnsafeBytes { try sink($0) }
                 return
             }

@@ -61,4 +61,10 @@ import Testing
             #expect(QuantizationRecipe(target: target, pure: pure).fileType == number, "\(target) pure \(pure)")
         }
     }
+
+    @Test func targetsAreTheQuantizedEncoders() {
+        #expect(QuantizationTarget.allCases.map(\.name) == ["q4_0", "q4_1", "q5_0", "q8_0", "q2_k", "q3_k", "q4_k", "q6_k"])
+        #expect(QuantizationTarget(.f16) == nil)
+        #expect(QuantizationTarget(.q5_K) == nil)  // a decoder but no encoder
+    }
 }
