@@ -4,8 +4,8 @@ import PocketGGUF
 ///
 /// Each format lives in one file under `Formats/` that documents its byte layout and formula,
 /// and provides the scalar reference decoder. Faster kernels for a format live beside it
-/// (`Q4_1+SIMD.swift`) and are tested against the scalar reference. Formats are registered in
-/// ``BlockFormats/all``.
+/// (`Q4_1+SIMD.swift`) and are tested against the scalar reference. Each format is one row of
+/// ``BlockFormats`` (its `visit(_:_:)` table).
 ///
 /// Blocks are read through raw pointers at named byte offsets, never by overlaying Swift
 /// structs, because Swift does not promise C struct layout.

@@ -98,7 +98,7 @@ public final class Q8Activations {
     ///
     /// - Parameters:
     ///   - layouts: The layouts to write (the kernels about to run name theirs in
-    ///     ``QuantizedDotFormat/activationLayouts``); ``scales`` and ``sums`` are always written.
+    ///     ``DotKernel/activationLayouts``); ``scales`` and ``sums`` are always written.
     ///   - pool: When given and there are several vectors, they are quantized in parallel.
     /// - Precondition: `columns` is a multiple of 32.
     public func quantize(

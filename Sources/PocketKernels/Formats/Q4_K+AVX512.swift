@@ -1,63 +1,25 @@
-// Q4_K with AVX-512 VNNI: one 512-bit `vpdpbusd` per two sub-blocks.
+// Q4_K with AVX-512 VNNI: one 512-bit `vpdpbusd` per two sub-blocks (``ScaleMinKernel``).
 //
-// A sub-block of 32 weights is one activation block b (scale a_b), so
-//   Σ (d·sc_b·q − dmin·m_b)·a_b·x  =  Σ_b d·sc_b·a_b·Σ q·x  −  dmin·Σ_b m_b·(a_b·Σ x).
 // The 32 bytes at 32c hold sub-block 2c in their low nibbles and 2c + 1 in their high ones:
 // side by side they are the 64 weights of both in plain order, the activations' byte order.
-// Lanes 0…7 of the product belong to sub-block 2c, lanes 8…15 to 2c + 1, each scaled by its
-// d·sc·a in floats; the mins meet the activations' exact block sums (``Q8Vector/blockSums``)
-// in one eight-lane multiply-add per super-block.
 
 #if POCKET_AVX512_VNNI
 extension Q4_K {
     public typealias Kernel = AVX512
 
     /// The AVX-512 VNNI kernel of ``Q4_K`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: DotKernel {
+    public enum AVX512: ScaleMinKernel {
         public static var activationLayouts: Q8Activations.Layouts { .bytes }
+        static var superBlockBytes: Int { bytesPerBlock }
 
         @inline(__always)
         public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-            var lanes = SIMD16<Float>()
-            var offsets = SIMD8<Float>()
-            var block = row
-            for sb in 0..<(blocks / 8) {
-                let (scales, mins) = scalesAndMins(block)
-                offsets.addProduct(mins, UnsafeRawPointer(x.blockSums + 8 * sb).loadUnaligned(as: SIMD8<Float>.self))
-                for c in 0..<4 {
-                    let b = 8 * sb + 2 * c
-                    lanes.addProduct(products(weights(block, c), x, b), spreadScales(scales, c, x, b))
-                }
-                block += bytesPerBlock
-            }
-            return VNNI.sum(lanes) - offsets.pairwiseSum()
+            scaleMinDot(row: row, x, blocks: blocks)
         }
 
-        /// Four activation vectors at once: each super-block's weights and scales are unpacked
-        /// once; every vector gets exactly the operations of ``dot(row:_:blocks:)``.
         @inline(never)
         public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-            var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
-            var o0 = SIMD8<Float>(), o1 = SIMD8<Float>(), o2 = SIMD8<Float>(), o3 = SIMD8<Float>()
-            var block = row
-            for sb in 0..<(blocks / 8) {
-                let (scales, mins) = scalesAndMins(block)
-                @inline(__always) func sums(_ v: Q8Vector) -> SIMD8<Float> {
-                    UnsafeRawPointer(v.blockSums + 8 * sb).loadUnaligned(as: SIMD8<Float>.self)
-                }
-                o0.addProduct(mins, sums(x.0)); o1.addProduct(mins, sums(x.1))
-                o2.addProduct(mins, sums(x.2)); o3.addProduct(mins, sums(x.3))
-                for c in 0..<4 {
-                    let b = 8 * sb + 2 * c
-                    let w = weights(block, c)
-                    l0.addProduct(products(w, x.0, b), spreadScales(scales, c, x.0, b))
-                    l1.addProduct(products(w, x.1, b), spreadScales(scales, c, x.1, b))
-                    l2.addProduct(products(w, x.2, b), spreadScales(scales, c, x.2, b))
-                    l3.addProduct(products(w, x.3, b), spreadScales(scales, c, x.3, b))
-                }
-                block += bytesPerBlock
-            }
-            return SIMD4(VNNI.sum(l0) - o0.pairwiseSum(), VNNI.sum(l1) - o1.pairwiseSum(), VNNI.sum(l2) - o2.pairwiseSum(), VNNI.sum(l3) - o3.pairwiseSum())
+            scaleMinDot4(row: row, x, blocks: blocks)
         }
 
         /// Sub-blocks 2c and 2c + 1 as 64 bytes q ∈ 0…15 in weight order.
@@ -65,33 +27,6 @@ extension Q4_K {
         static func weights(_ block: UnsafeRawPointer, _ c: Int) -> SIMD16<UInt32> {
             let q = block.loadUnaligned(fromByteOffset: qsOffset + 32 * c, as: SIMD8<UInt32>.self)
             return SIMD16(lowHalf: q, highHalf: q &>> 4) & 0x0F0F_0F0F
-        }
-
-        /// The eight sub-block scales times d, and the eight mins times dmin, as floats.
-        @inline(__always)
-        static func scalesAndMins(_ block: UnsafeRawPointer) -> (SIMD8<Float>, SIMD8<Float>) {
-            let dm = VNNI.halves(block, dOffset)
-            var scales = SIMD8<Float>(), mins = SIMD8<Float>()
-            for s in 0..<8 {
-                let (scale, min) = Q4_K.scaleAndMin(block + scalesOffset, s)
-                scales[s] = Float(scale)
-                mins[s] = Float(min)
-            }
-            return (scales * dm[0], mins * dm[1])
-        }
-
-        /// d·sc·a of sub-blocks 2c and 2c + 1 (activation blocks b, b + 1) over their lanes.
-        @inline(__always)
-        static func spreadScales(_ scales: SIMD8<Float>, _ c: Int, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
-            let pair = SIMD2(scales[2 * c], scales[2 * c + 1])
-            return VNNI.spread(pair * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
-        }
-
-        /// Sixteen lanes of four products each (activation blocks b, b + 1), exactly, as floats.
-        @inline(__always)
-        static func products(_ weights: SIMD16<UInt32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
-            let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
-            return VNNI.floats(VNNI.dot(.zero, weights, values))
         }
     }
 }

@@ -1,0 +1,45 @@
+// Q4_0 with AVX-512 VNNI: one 512-bit `vpdpbusd` per two blocks (``BlockPairKernel``).
+//
+// A block's 16 qs bytes hold weights 0…15 in their low nibbles and 16…31 in their high ones:
+// the two nibble halves side by side are the block in weight order. The nibbles q ∈ 0…15 are
+// unsigned; the format's offset, Σ(q − 8)·x = Σq·x − 8·Σx, is taken off each lane with the
+// activations' group sums. The portable kernel groups the integers differently, so the two
+// agree to float rounding.
+
+#if POCKET_AVX512_VNNI
+extension Q4_0 {
+    public typealias Kernel = AVX512
+
+    /// The AVX-512 VNNI kernel of ``Q4_0`` (reads ``Q8Activations/Layouts/bytes``).
+    public enum AVX512: BlockPairKernel {
+        public static var activationLayouts: Q8Activations.Layouts { .bytes }
+        static var blockBytes: Int { bytesPerBlock }
+        static var offsetShift: Int32 { 3 }
+
+        @inline(__always)
+        public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
+            pairedDot(row: row, x, blocks: blocks)
+        }
+
+        @inline(never)
+        public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+            pairedDot4(row: row, x, blocks: blocks)
+        }
+
+        @inline(__always)
+        static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, d: SIMD2<Float>) {
+            let next = block + bytesPerBlock
+            let q0 = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
+            let q1 = next.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
+            let nibbles = SIMD16(lowHalf: SIMD8(lowHalf: q0, highHalf: q0 &>> 4), highHalf: SIMD8(lowHalf: q1, highHalf: q1 &>> 4))
+            return (nibbles & 0x0F0F_0F0F, SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
+        }
+
+        @inline(__always)
+        static func single(_ block: UnsafeRawPointer) -> (weights: SIMD8<UInt32>, d: Float) {
+            let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
+            return (SIMD8(lowHalf: qs, highHalf: qs &>> 4) & 0x0F0F_0F0F, VNNI.half(block, dOffset))
+        }
+    }
+}
+#endif

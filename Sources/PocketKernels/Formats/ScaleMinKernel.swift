@@ -1,0 +1,96 @@
+// The loop shared by the AVX-512 kernels of the k-quants with a scale and a minimum per
+// sub-block of 32 (Q4_K, Q5_K): one 512-bit `vpdpbusd` per two sub-blocks.
+//
+// A sub-block of 32 weights is one activation block b (scale a_b), so
+//   Σ (d·sc_b·q − dmin·m_b)·a_b·x  =  Σ_b d·sc_b·a_b·Σ q·x  −  dmin·Σ_b m_b·(a_b·Σ x).
+// Lanes 0…7 of a product belong to sub-block 2c, lanes 8…15 to 2c + 1, each scaled by its
+// d·sc·a in floats; the mins meet the activations' exact block sums (``Q8Vector/blockSums``)
+// in one eight-lane multiply-add per super-block. A format only says how to unpack two
+// sub-blocks to unsigned bytes; both formats pack their scales and mins as Q4_K does
+// (``Q4_K/scaleAndMin(_:_:)``) after d and dmin at bytes 0 and 2.
+
+#if POCKET_AVX512_VNNI
+/// An AVX-512 VNNI kernel of a k-quant with eight (scale, min) pairs per super-block.
+protocol ScaleMinKernel: DotKernel {
+    /// Bytes per super-block of the format.
+    static var superBlockBytes: Int { get }
+    /// Sub-blocks 2c and 2c + 1 of the super-block as 64 unsigned bytes in weight order.
+    static func weights(_ block: UnsafeRawPointer, _ c: Int) -> SIMD16<UInt32>
+}
+
+extension ScaleMinKernel {
+    /// ``DotKernel/dot(row:_:blocks:)`` for this kernel. (Each kernel's own `dot` calls it, so
+    /// that the body is specialized for the concrete kernel.)
+    @inline(__always)
+    static func scaleMinDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
+        var lanes = SIMD16<Float>()
+        var offsets = SIMD8<Float>()
+        var block = row
+        for sb in 0..<(blocks / 8) {
+            let (scales, mins) = scalesAndMins(block)
+            offsets.addProduct(mins, UnsafeRawPointer(x.blockSums + 8 * sb).loadUnaligned(as: SIMD8<Float>.self))
+            for c in 0..<4 {
+                let b = 8 * sb + 2 * c
+                lanes.addProduct(products(weights(block, c), x, b), spreadScales(scales, c, x, b))
+            }
+            block += superBlockBytes
+        }
+        return VNNI.sum(lanes) - offsets.pairwiseSum()
+    }
+
+    /// ``DotKernel/dot4(row:_:blocks:)`` for this kernel: each super-block's weights and scales
+    /// are unpacked once; every vector gets exactly the operations of
+    /// ``scaleMinDot(row:_:blocks:)``.
+    @inline(__always)
+    static func scaleMinDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+        var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
+        var o0 = SIMD8<Float>(), o1 = SIMD8<Float>(), o2 = SIMD8<Float>(), o3 = SIMD8<Float>()
+        var block = row
+        for sb in 0..<(blocks / 8) {
+            let (scales, mins) = scalesAndMins(block)
+            @inline(__always) func sums(_ v: Q8Vector) -> SIMD8<Float> {
+                UnsafeRawPointer(v.blockSums + 8 * sb).loadUnaligned(as: SIMD8<Float>.self)
+            }
+            o0.addProduct(mins, sums(x.0)); o1.addProduct(mins, sums(x.1))
+            o2.addProduct(mins, sums(x.2)); o3.addProduct(mins, sums(x.3))
+            for c in 0..<4 {
+                let b = 8 * sb + 2 * c
+                let w = weights(block, c)
+                l0.addProduct(products(w, x.0, b), spreadScales(scales, c, x.0, b))
+                l1.addProduct(products(w, x.1, b), spreadScales(scales, c, x.1, b))
+                l2.addProduct(products(w, x.2, b), spreadScales(scales, c, x.2, b))
+                l3.addProduct(products(w, x.3, b), spreadScales(scales, c, x.3, b))
+            }
+            block += superBlockBytes
+        }
+        return SIMD4(VNNI.sum(l0) - o0.pairwiseSum(), VNNI.sum(l1) - o1.pairwiseSum(), VNNI.sum(l2) - o2.pairwiseSum(), VNNI.sum(l3) - o3.pairwiseSum())
+    }
+
+    /// The eight sub-block scales times d, and the eight mins times dmin, as floats.
+    @inline(__always)
+    static func scalesAndMins(_ block: UnsafeRawPointer) -> (SIMD8<Float>, SIMD8<Float>) {
+        let dm = VNNI.halves(block, Q4_K.dOffset)
+        var scales = SIMD8<Float>(), mins = SIMD8<Float>()
+        for s in 0..<8 {
+            let (scale, min) = Q4_K.scaleAndMin(block + Q4_K.scalesOffset, s)
+            scales[s] = Float(scale)
+            mins[s] = Float(min)
+        }
+        return (scales * dm[0], mins * dm[1])
+    }
+
+    /// d·sc·a of sub-blocks 2c and 2c + 1 (activation blocks b, b + 1) over their lanes.
+    @inline(__always)
+    static func spreadScales(_ scales: SIMD8<Float>, _ c: Int, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+        let pair = SIMD2(scales[2 * c], scales[2 * c + 1])
+        return VNNI.spread(pair * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+    }
+
+    /// Sixteen lanes of four products each (activation blocks b, b + 1), exactly, as floats.
+    @inline(__always)
+    static func products(_ weights: SIMD16<UInt32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+        let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
+        return VNNI.floats(VNNI.dot(.zero, weights, values))
+    }
+}
+#endif
