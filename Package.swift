@@ -95,7 +95,7 @@ let package = Package(
         // The benchmark runner `pocket-bench` (sources in Benchmarks/).
         .executableTarget(
             name: "PocketBench",
-            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar"],
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"],
             path: "Benchmarks", swiftSettings: hostTuned),
 
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"], exclude: ["Fixtures"]),
