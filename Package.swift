@@ -98,7 +98,7 @@ let package = Package(
             dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"],
             path: "Benchmarks", swiftSettings: hostTuned),
 
-        .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"], exclude: ["Fixtures"]),
+        .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF", "PocketKernels"], exclude: ["Fixtures"]),
         .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
                     resources: [.copy("Fixtures")], swiftSettings: hostTuned),
         .testTarget(
@@ -108,7 +108,7 @@ let package = Package(
             name: "PocketTransformerTests",
             dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"], swiftSettings: hostTuned),
         .testTarget(
-            name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF"]),
+            name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF", "PocketKernels"]),
         .testTarget(
             name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PocketTests", dependencies: ["Pocket"], swiftSettings: hostTuned),

@@ -84,7 +84,8 @@ public struct Sampler: Sendable {
     ///
     /// - Parameters:
     ///   - logits: Unnormalized scores, one per vocabulary entry.
-    ///   - allowed: Whether a token id may be chosen; called at most once per id.
+    ///   - allowed: Whether a token id may be chosen; a pure function of the id (it may be
+    ///     asked more than once).
     /// - Complexity: O(vocabulary) plus the sort of the tokens a top-k/top-p cut can keep.
     public mutating func sample(_ logits: UnsafeBufferPointer<Float>, allowing allowed: (Int) -> Bool) -> Int {
         choose(logits, allowing: allowed)
