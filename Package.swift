@@ -72,7 +72,7 @@ let package = Package(
             name: "PocketTransformer",
             dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer"],
             swiftSettings: hostTuned),
-        // Grammar-automaton sampler for structured output; sees the vocabulary as id -> bytes.
+        // Grammar automaton and token masks for structured output; sees the vocabulary as id -> bytes.
         .target(name: "PocketGrammar"),
         // Lexer, declaration parser and code generator behind @Generable (no swift-syntax).
         .target(name: "PocketMacroKit"),
