@@ -72,7 +72,7 @@ let package = Package(
             name: "PocketTransformer",
             dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer"],
             swiftSettings: hostTuned),
-        // Grammar-automaton sampler for structured output; sees the vocabulary as id -> bytes.
+        // Grammar automaton and token masks for structured output; sees the vocabulary as id -> bytes.
         .target(name: "PocketGrammar"),
         // Lexer, declaration parser and code generator behind @Generable (no swift-syntax).
         .target(name: "PocketMacroKit"),
@@ -95,10 +95,10 @@ let package = Package(
         // The benchmark runner `pocket-bench` (sources in Benchmarks/).
         .executableTarget(
             name: "PocketBench",
-            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar"],
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"],
             path: "Benchmarks", swiftSettings: hostTuned),
 
-        .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF"], exclude: ["Fixtures"]),
+        .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF", "PocketKernels"], exclude: ["Fixtures"]),
         .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
                     resources: [.copy("Fixtures")], swiftSettings: hostTuned),
         .testTarget(
@@ -108,7 +108,7 @@ let package = Package(
             name: "PocketTransformerTests",
             dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"], swiftSettings: hostTuned),
         .testTarget(
-            name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF"]),
+            name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF", "PocketKernels"]),
         .testTarget(
             name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PocketTests", dependencies: ["Pocket"], swiftSettings: hostTuned),

@@ -1,4 +1,5 @@
 import Foundation
+import Pocket
 import PocketGGUF
 import PocketGrammar
 import PocketKernels
@@ -21,16 +22,15 @@ enum GrammarBenchmarkCommand {
         func run(constrained: Bool) throws -> Double {
             model.truncate(to: 0)
             var logits = try model.evaluate(prompt)
-            var matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
-            var sampler = ConstrainedSampler(.greedy)
+            var decoding = ConstrainedDecoding(grammar: grammar, vocabulary: vocabulary, sampling: .greedy)
             var produced = 0
             let seconds = try Machine.time {
                 for _ in 0..<steps {
                     let token = constrained
-                        ? logits.withUnsafeMutableBufferPointer { sampler.sample(logits: $0, matcher: &matcher) }
+                        ? logits.withUnsafeBufferPointer { decoding.next($0) }
                         : logits.withUnsafeBufferPointer { Sampler.argmax($0) }
                     produced += 1
-                    if constrained && matcher.isComplete { break }
+                    if constrained && decoding.isComplete { break }
                     logits = try model.evaluate([token])
                 }
             }

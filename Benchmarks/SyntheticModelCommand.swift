@@ -1,5 +1,6 @@
 import Foundation
 import PocketGGUF
+import PocketKernels
 import PocketTransformer
 
 /// `pocket-bench synth`: writes a deterministic synthetic model with the shape of Apple's 2024

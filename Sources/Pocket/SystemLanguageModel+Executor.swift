@@ -94,7 +94,7 @@ extension SystemLanguageModel {
                 }
             }
             let usage = reply.usage
-            let seconds = Double(usage.timeToFirstToken.components.seconds) + Double(usage.timeToFirstToken.components.attoseconds) * 1e-18
+            let seconds = usage.timeToFirstToken.seconds
             channel.emit(.response(action: .updateUsage(
                 input: .init(totalTokenCount: usage.inputTokens + usage.cachedTokens, cachedTokenCount: usage.cachedTokens),
                 output: .init(totalTokenCount: usage.outputTokens, reasoningTokenCount: 0))))

@@ -126,21 +126,19 @@ final class TransformerContext {
     private func generate(
         _ request: RenderedRequest, breakingLoop: Bool, onText: (String) throws -> Void
     ) throws -> RenderedReply {
-        let clock = ContinuousClock()
-        let started = clock.now
+        let started = ContinuousClock.now
         let tokenizer = model.tokenizer
         let prompt = rendering.tokens(request, addGenerationPrompt: true)
-        var (logits, reused) = try extend(to: prompt, needsLogits: true)
+        let (logits, reused) = try extend(to: prompt, needsLogits: true)
         var usage = Usage(inputTokens: prompt.count - reused, cachedTokens: reused)
 
         let (temperature, topK, topP, seed) = request.options.resolved
         let penalty = request.options.resolvedPenalty
-        var sampler = Sampler(SamplingParameters(temperature: temperature, topK: topK, topP: topP, seed: seed))
-        let constrainedParameters = ConstrainedSampler.Parameters(temperature: temperature, topK: topK, topP: topP, seed: seed)
-        var constrained: (matcher: GrammarMatcher, sampler: ConstrainedSampler)?
+        let sampling = SamplingParameters(temperature: temperature, topK: topK, topP: topP, seed: seed)
+        var sampler = Sampler(sampling)
+        var constrained: ConstrainedDecoding?
         if let schema = request.schema {
-            constrained = (GrammarMatcher(grammar: try grammar(for: schema), vocabulary: vocabulary),
-                           ConstrainedSampler(constrainedParameters))
+            constrained = ConstrainedDecoding(grammar: try grammar(for: schema), vocabulary: vocabulary, sampling: sampling)
         }
         // The reply is an answer or a tool call. Free text decides by its first characters
         // (does it start with the opener?); a structured answer decides at its first token,
@@ -167,10 +165,8 @@ final class TransformerContext {
         var detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
         var text = ""
         var callText = ""
-        var generated: [Int] = []
         /// Tokens to evaluate after the sampled one, without sampling (the rest of an opener).
         var forced: [Int] = []
-        var decodeStart = clock.now
         let stopTokens = tokenizer.endOfGenerationTokens
 
         /// Switches to a tool call: what follows is constrained to the call schema.
@@ -184,7 +180,7 @@ final class TransformerContext {
             callText = after
             // Native templates put the call's JSON on its own line.
             if nativeOpener != nil && after.isEmpty { forced += tokenizer.encode("\n") }
-            constrained = (matcher, ConstrainedSampler(constrainedParameters))
+            constrained = ConstrainedDecoding(matcher: matcher, sampling: sampling)
         }
 
         func emit(_ piece: String) throws {
@@ -214,75 +210,63 @@ final class TransformerContext {
             }
         }
 
-        while usage.outputTokens < maximum {
-            try Task.checkCancellation()
-            logits.withUnsafeMutableBufferPointer { buffer in
-                penalty.apply(to: buffer, recent: generated, exempt: stopTokens)
+        let statistics = try transformer.decode(
+            from: logits, startedAt: started, maximumTokens: maximum, stopTokens: stopTokens, penalty: penalty,
+            choose: { buffer, generated in
                 // A native opener is a call only where a call may begin.
                 if let nativeOpener, toolState != .undecided && toolState != .firstToken { buffer[nativeOpener] = -.infinity }
                 for t in bannedTokens { buffer[t] = -.infinity }
                 if generated.isEmpty, let firstTokens {
                     for i in buffer.indices where !firstTokens.contains(i) { buffer[i] = -.infinity }
                 }
-            }
-            let token: Int
-            if toolState == .firstToken, var c = constrained {
-                // The schema's first tokens, or the opener's.
-                token = logits.withUnsafeMutableBufferPointer { buffer in
-                    var mask = TokenMask(count: c.matcher.vocabulary.count)
-                    c.matcher.fillMask(&mask)
-                    for i in buffer.indices where !mask.contains(i) && i != openerTokens[0] { buffer[i] = -.infinity }
-                    return sampler.sample(UnsafeBufferPointer(buffer))
-                }
-                if token == openerTokens[0] {
-                    forced = Array(openerTokens.dropFirst())
-                    try beginCall(after: "")
-                } else {
-                    _ = c.matcher.accept(token)
+                let logits = UnsafeBufferPointer(buffer)
+                if toolState == .firstToken, var c = constrained {
+                    // The schema's first tokens, or the opener's.
+                    let token = c.next(logits, orAlternative: openerTokens[0], using: &sampler)
+                    if token == openerTokens[0] {
+                        forced = Array(openerTokens.dropFirst())
+                        try beginCall(after: "")
+                    } else {
+                        constrained = c
+                        toolState = .answer
+                    }
+                    return token
+                } else if var c = constrained {
+                    let token = c.next(logits)
                     constrained = c
-                    toolState = .answer
+                    return token
                 }
-            } else if var c = constrained {
-                token = logits.withUnsafeMutableBufferPointer { c.sampler.sample(logits: $0, matcher: &c.matcher) }
-                constrained = c
-            } else {
-                token = sampler.sample(logits)
-            }
-            usage.outputTokens += 1
-            if usage.outputTokens == 1 {
-                decodeStart = clock.now
-                usage.timeToFirstToken = decodeStart - started
-            }
-            if stopTokens.contains(token) { break }
-            generated.append(token)
-            // The opener's own text is not part of a call: a structured reply that chose it
-            // has already switched.
-            if !(toolState == .call && token == openerTokens[0] && callText.isEmpty) {
-                try emit(detokenizer.append(token))
-            } else {
-                _ = detokenizer.append(token)
-            }
-            if let c = constrained, c.matcher.isComplete { break }
-            let step = [token] + forced
-            forced = []
-            guard transformer.position + step.count <= transformer.contextLength else {
-                throw TransformerContextError.contextFull(needed: transformer.position + step.count, capacity: transformer.contextLength)
-            }
-            logits = try transformer.evaluate(step)
-            cached += step
-        }
+                return sampler.sample(logits)
+            },
+            next: { token in
+                // The opener's own text is not part of a call: a structured reply that chose it
+                // has already switched.
+                if !(toolState == .call && token == openerTokens[0] && callText.isEmpty) {
+                    try emit(detokenizer.append(token))
+                } else {
+                    _ = detokenizer.append(token)
+                }
+                if let c = constrained, c.isComplete { return .stop(.stoppedByCaller) }
+                let step = [token] + forced
+                forced = []
+                guard transformer.position + step.count <= transformer.contextLength else {
+                    throw TransformerContextError.contextFull(needed: transformer.position + step.count, capacity: transformer.contextLength)
+                }
+                return .feed(step)
+            },
+            evaluated: { cached += $0 })
+        usage.outputTokens = statistics.generatedTokens
+        usage.timeToFirstToken = .seconds(statistics.promptSeconds)
         try emit(detokenizer.finish())
         if toolState == .undecided {
             toolState = .answer
             try onText(text)
         }
-        if let c = constrained, !c.matcher.canEnd {
+        if let c = constrained, !c.canEnd {
             throw TransformerContextError.decodingFailure(
                 "the response reached \(usage.outputTokens) tokens (maximumResponseTokens) before the \(toolState == .call ? "tool call" : "structured value") was complete")
         }
-        let seconds = (clock.now - decodeStart)
-        let s = Double(seconds.components.seconds) + Double(seconds.components.attoseconds) * 1e-18
-        usage.tokensPerSecond = s > 0 && usage.outputTokens > 1 ? Double(usage.outputTokens - 1) / s : 0
+        usage.tokensPerSecond = statistics.generationTokensPerSecond
         return RenderedReply(text: toolState == .call ? callText : text, isToolCall: toolState == .call, usage: usage)
     }
 

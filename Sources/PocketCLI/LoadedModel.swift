@@ -35,13 +35,6 @@ struct LoadedModel {
     }
 }
 
-extension Duration {
-    var seconds: Double {
-        let (s, attoseconds) = components
-        return Double(s) + Double(attoseconds) * 1e-18
-    }
-}
-
 /// Sampling options shared by `generate` and `chat`.
 enum SamplingOptions {
     static let valueOptions: Set<String> = ["temperature", "top-k", "top-p", "seed"]

@@ -1,4 +1,5 @@
 import Foundation
+import Pocket
 import PocketGrammar
 import PocketTokenizer
 import PocketTransformer
@@ -30,28 +31,19 @@ enum StructuredGeneration {
         penalty: RepetitionPenalty = .off, maximumTokens: Int, output: (String) -> Void
     ) throws -> (tokens: Int, complete: Bool) {
         let vocabulary = vocabulary(model.tokenizer)
-        var matcher = GrammarMatcher(grammar: grammar, vocabulary: vocabulary)
-        var sampler = ConstrainedSampler(.init(
-            temperature: sampling.isGreedy ? 0 : sampling.temperature, topK: sampling.topK, topP: sampling.topP,
-            seed: sampling.seed))
+        var decoding = ConstrainedDecoding(grammar: grammar, vocabulary: vocabulary, sampling: sampling)
         var detokenizer = StreamingDetokenizer(tokenizer: model.tokenizer)
-        var logits = try model.transformer.evaluate(prompt)
-        var count = 0
-        var generated: [Int] = []
-        while count < maximumTokens {
-            try Task.checkCancellation()
-            let token = logits.withUnsafeMutableBufferPointer {
-                penalty.apply(to: $0, recent: generated, exempt: vocabulary.endOfGeneration)
-                return sampler.sample(logits: $0, matcher: &matcher)
-            }
-            generated.append(token)
-            count += 1
-            if vocabulary.endOfGeneration.contains(token) { break }
-            output(detokenizer.append(token))
-            if matcher.isComplete || model.transformer.position >= model.transformer.contextLength { break }
-            logits = try model.transformer.evaluate([token])
-        }
+        let started = ContinuousClock.now
+        let logits = try model.transformer.evaluate(prompt)
+        let statistics = try model.transformer.decode(
+            from: logits, startedAt: started, maximumTokens: maximumTokens, stopTokens: vocabulary.endOfGeneration,
+            penalty: penalty,
+            choose: { logits, _ in decoding.next(UnsafeBufferPointer(logits)) },
+            next: { token in
+                output(detokenizer.append(token))
+                return decoding.isComplete ? .stop(.stoppedByCaller) : .feed([token])
+            })
         output(detokenizer.finish())
-        return (count, matcher.canEnd)
+        return (statistics.generatedTokens, decoding.canEnd)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Timings of one ``Transformer/generate(prompt:maximumTokens:sampler:stopTokens:onToken:)`` call.
+/// Timings of one ``Transformer/generate(prompt:maximumTokens:sampler:stopTokens:penalty:onToken:)`` or
+/// ``Transformer/decode(from:startedAt:maximumTokens:stopTokens:penalty:choose:next:evaluated:)`` call.
 public struct GenerationStatistics: Sendable, CustomStringConvertible {
     /// Tokens evaluated before the first generated token (the prompt, minus any reused prefix).
     public var promptTokens = 0
@@ -42,14 +43,16 @@ extension Transformer {
     /// Generates tokens after `prompt`, appending everything to the cache.
     ///
     /// The prompt is evaluated from the current ``position`` (so a caller that keeps the cache
-    /// passes only the new tokens); each sampled token is passed to `onToken` and then fed back.
+    /// passes only the new tokens); each sampled token is passed to `onToken` and then fed back,
+    /// through the one decode loop (``decode(from:startedAt:maximumTokens:stopTokens:penalty:choose:next:evaluated:)``).
     ///
     /// - Parameters:
     ///   - prompt: Tokens to evaluate first; must not be empty unless the cache already holds
     ///     logits-worthy context (at least one position).
     ///   - maximumTokens: Upper bound on generated tokens.
     ///   - sampler: Chooses each token; its random state advances.
-    ///   - stopTokens: Tokens that end generation (not passed to `onToken`, but kept in the cache).
+    ///   - stopTokens: Tokens that end generation (neither passed to `onToken` nor evaluated).
+    ///   - penalty: Repetition penalties applied to the logits before sampling.
     ///   - onToken: Receives each generated token; return `false` to stop.
     /// - Returns: Counts and timings.
     /// - Throws: ``TransformerError`` when the prompt does not fit; `CancellationError` when the
@@ -59,55 +62,24 @@ extension Transformer {
         prompt: [Int], maximumTokens: Int, sampler: inout Sampler, stopTokens: Set<Int>,
         penalty: RepetitionPenalty = .off, onToken: (Int) throws -> Bool
     ) throws -> GenerationStatistics {
-        var statistics = GenerationStatistics()
-        statistics.promptTokens = prompt.count
-        let clock = ContinuousClock()
-        let started = clock.now
+        let started = ContinuousClock.now
         var logits: [Float] = []
         try evaluate(prompt, logits: .last) { _, row in logits = Array(row) }
         guard !logits.isEmpty else {
             throw TransformerError.invalidConfiguration("generation needs a non-empty prompt")
         }
-        var decodeStart = clock.now
-        var generated: [Int] = []
-        while statistics.generatedTokens < maximumTokens {
-            try Task.checkCancellation()
-            if !penalty.isOff {
-                logits.withUnsafeMutableBufferPointer { penalty.apply(to: $0, recent: generated, exempt: stopTokens) }
-            }
-            let token = sampler.sample(logits)
-            generated.append(token)
-            statistics.generatedTokens += 1
-            if statistics.generatedTokens == 1 {
-                decodeStart = clock.now
-                statistics.promptSeconds = (decodeStart - started).seconds
-            }
-            if stopTokens.contains(token) {
-                statistics.stopReason = .endOfGeneration
-                break
-            }
-            guard try onToken(token) else {
-                statistics.stopReason = .stoppedByCaller
-                break
-            }
-            guard statistics.generatedTokens < maximumTokens else { break }
-            guard position < contextLength else {
-                statistics.stopReason = .contextFull
-                break
-            }
-            try evaluate([token], logits: .last) { _, row in
-                logits.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: row) }
-            }
-        }
-        statistics.generationSeconds = (clock.now - decodeStart).seconds
+        var emitted = 0
+        var statistics = try decode(
+            from: logits, startedAt: started, maximumTokens: maximumTokens, stopTokens: stopTokens, penalty: penalty,
+            choose: { logits, _ in sampler.sample(UnsafeBufferPointer(logits)) },
+            next: { token in
+                emitted += 1
+                guard try onToken(token) else { return .stop(.stoppedByCaller) }
+                // The last allowed token is not evaluated: a caller that continues (chat)
+                // evaluates it in front of its next prompt.
+                return emitted < maximumTokens ? .feed([token]) : .stop(.maximumTokens)
+            })
+        statistics.promptTokens = prompt.count
         return statistics
-    }
-}
-
-extension Duration {
-    /// The duration in seconds as a floating-point number.
-    var seconds: Double {
-        let (s, attoseconds) = components
-        return Double(s) + Double(attoseconds) * 1e-18
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PocketKernels
 
 /// How the next token is chosen from the logits.
 ///
@@ -50,9 +51,16 @@ public struct Sampler: Sendable {
     /// Index of the largest logit; the lowest index wins ties. NaN logits are never chosen
     /// unless every logit is NaN.
     public static func argmax(_ logits: UnsafeBufferPointer<Float>) -> Int {
+        argmax(logits) { _ in true }
+    }
+
+    /// Index of the largest logit among the tokens `allowed` accepts; the lowest index wins
+    /// ties, and `0` is returned when no allowed token has a logit above `-infinity`.
+    @inline(__always)
+    public static func argmax(_ logits: UnsafeBufferPointer<Float>, allowing allowed: (Int) -> Bool) -> Int {
         var best = 0
         var bestValue = -Float.infinity
-        for i in logits.indices where logits[i] > bestValue {
+        for i in logits.indices where logits[i] > bestValue && allowed(i) {
             best = i
             bestValue = logits[i]
         }
@@ -64,15 +72,38 @@ public struct Sampler: Sendable {
     /// - Parameter logits: Unnormalized scores, one per vocabulary entry; entries set to
     ///   `-infinity` are never chosen (masking).
     public mutating func sample(_ logits: UnsafeBufferPointer<Float>) -> Int {
-        if parameters.isGreedy { return Self.argmax(logits) }
+        choose(logits) { _ in true }
+    }
+
+    /// Chooses the next token among the tokens `allowed` accepts, as ``sample(_:)`` would if
+    /// every other logit were `-infinity`.
+    ///
+    /// Used for constrained decoding: the predicate is typically a grammar's token mask
+    /// (a bit test), so nothing is copied or allocated per token. When no allowed token has a
+    /// finite logit, the result is ``argmax(_:allowing:)``'s.
+    ///
+    /// - Parameters:
+    ///   - logits: Unnormalized scores, one per vocabulary entry.
+    ///   - allowed: Whether a token id may be chosen; a pure function of the id (it may be
+    ///     asked more than once).
+    /// - Complexity: O(vocabulary) plus the sort of the tokens a top-k/top-p cut can keep.
+    public mutating func sample(_ logits: UnsafeBufferPointer<Float>, allowing allowed: (Int) -> Bool) -> Int {
+        choose(logits, allowing: allowed)
+    }
+
+    /// The sampler itself; inlined into both entry points so the unconstrained one tests no
+    /// predicate.
+    @inline(__always)
+    private mutating func choose(_ logits: UnsafeBufferPointer<Float>, allowing allowed: (Int) -> Bool) -> Int {
+        if parameters.isGreedy { return Self.argmax(logits, allowing: allowed) }
         let temperature = parameters.temperature
         candidates.removeAll(keepingCapacity: true)
         var largest = -Float.infinity
-        for i in logits.indices where logits[i] > -Float.infinity {
+        for i in logits.indices where logits[i] > -Float.infinity && allowed(i) {
             candidates.append((i, logits[i] / temperature))
             largest = max(largest, logits[i] / temperature)
         }
-        guard !candidates.isEmpty else { return Self.argmax(logits) }
+        guard !candidates.isEmpty else { return Self.argmax(logits, allowing: allowed) }
         // Only the tokens a top-k or top-p cut can keep need sorting: with a cut, the
         // candidates are first narrowed to a superset of the kept ones (`narrowForCut`), so a
         // 152k-token vocabulary costs one pass instead of a full sort per token.
@@ -147,28 +178,5 @@ public struct Sampler: Sendable {
     /// Chooses the next token from an array of logits.
     public mutating func sample(_ logits: [Float]) -> Int {
         logits.withUnsafeBufferPointer { sample($0) }
-    }
-}
-
-/// SplitMix64: a small, fast, well-distributed generator with a 64-bit state. Its output for
-/// a seed is fixed forever, which keeps seeded sampling reproducible across releases.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Starts the sequence for `seed`.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform float in `[0, 1)` from the top 24 bits.
-    public mutating func nextUnitFloat() -> Float {
-        Float(next() >> 40) * (1.0 / 16_777_216)
     }
 }

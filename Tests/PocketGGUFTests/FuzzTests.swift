@@ -1,18 +1,8 @@
 import Foundation
 import Testing
+import PocketKernels  // SplitMix64, so every fuzz run sees the same cases
 @testable import PocketGGUF
 
-/// SplitMix64: a tiny deterministic PRNG, so every fuzz run sees the same cases.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Mutates the default model's header and checks that every case either parses or throws a
 /// `GGUFError`: byte flips, huge values written over u64 counts/lengths/dimensions/offsets, and
@@ -136,7 +126,7 @@ struct FuzzTests {
 
     @Test func mutatedHeaders() throws {
         let file = try GGUFFile(contentsOf: TestPaths.defaultModel)
-        var rng = SplitMix64(state: 0x5EED_6675_6600_0001)
+        var rng = SplitMix64(seed: 0x5EED_6675_6600_0001)
         let start = ContinuousClock.now
 
         let condensed = try Self.condensedHeader(of: file)

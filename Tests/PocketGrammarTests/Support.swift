@@ -1,5 +1,6 @@
 import Foundation
 import PocketGGUF
+import PocketKernels
 import PocketTokenizer
 @testable import PocketGrammar
 
@@ -54,14 +55,5 @@ func randomWalk(_ grammar: CompiledGrammar, _ vocabulary: Vocabulary, seed: UInt
     return matcher.canEnd ? String(decoding: bytes, as: UTF8.self) : "<<did not finish>>"
 }
 
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The grammar tests' seeded generator: the package's one SplitMix64.
+typealias SeededRandom = SplitMix64

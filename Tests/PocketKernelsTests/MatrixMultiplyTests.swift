@@ -38,19 +38,6 @@ func integerFormat(_ type: GGMLType) -> any QuantizedDotFormat.Type {
     }
 }
 
-/// SplitMix64, duplicated here so tests do not depend on the code under test for randomness.
-struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct MatrixMultiplyTests {
     /// Every format with an integer kernel, and F32.
     static let types: [GGMLType] = integerDotFormats.map(\.type) + [.f32]

@@ -7,9 +7,9 @@ import Testing
     func tableAgreesWithDirectAngles(style: RoPEStyle) {
         let dims = 64, base: Float = 100_000
         let rope = RotaryEmbedding(dimensions: dims, base: base, style: style, positions: 600)
-        var state: UInt64 = 42
+        var random = SplitMix64(seed: 42)
         for position in [0, 1, 2, 17, 255, 599] {
-            var x = (0..<dims).map { _ in Float(Int(truncatingIfNeeded: splitMix(&state) % 2001) - 1000) / 1000 }
+            var x = (0..<dims).map { _ in Float(Int(truncatingIfNeeded: random.next() % 2001) - 1000) / 1000 }
             var y = x
             rope.apply(to: &x, position: position)
             RotaryEmbedding.applyReference(to: &y, position: position, dimensions: dims, base: base, style: style)
@@ -46,12 +46,4 @@ import Testing
         rope.apply(to: &x, position: 5)
         #expect(x[2] == 3 && x[3] == 4)
     }
-}
-
-private func splitMix(_ state: inout UInt64) -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
 }

@@ -38,7 +38,7 @@ import Testing
             columns = fixture.weights / rows
             bytes = blocks
         }
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         let x = (0..<(tokens * columns)).map { _ in Float.random(in: -1...1, using: &rng) }
         var fast = [Float](repeating: .nan, count: tokens * rows)
         var reference = fast
@@ -70,7 +70,7 @@ import Testing
     }
 
     static func floatBytes(_ type: GGMLType, count: Int) -> [UInt8] {
-        var rng = SplitMix(seed: 5)
+        var rng = SplitMix64(seed: 5)
         var bytes: [UInt8] = []
         for _ in 0..<count {
             let v = Float.random(in: -1...1, using: &rng)
@@ -81,18 +81,5 @@ import Testing
             }
         }
         return bytes
-    }
-}
-
-/// SplitMix64 for this file's inputs (kept separate from other test files' generators).
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

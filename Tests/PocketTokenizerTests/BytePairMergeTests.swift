@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PocketTransformer  // SplitMix64, the project's seeded generator
+import PocketKernels  // SplitMix64, the project's seeded generator
 @testable import PocketTokenizer
 
 /// The heap-based merge (``BytePairMerges/apply(to:scratch:)``) gives exactly the tokens of the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PocketKernels
 import PocketTransformer
 
 @Suite struct SamplerTests {
@@ -74,6 +75,57 @@ import PocketTransformer
             let token = sampler.sample([1, -.infinity, 1, -.infinity])
             #expect(token == 0 || token == 2)
         }
+    }
+
+    /// Parameter sets covering greedy, plain temperature and each cut.
+    static let maskedCases: [SamplingParameters] = [
+        .greedy, SamplingParameters(temperature: 0.8, topK: 0, topP: 1, seed: 1),
+        SamplingParameters(temperature: 0.7, topK: 40, topP: 1, seed: 2), SamplingParameters(temperature: 1, topK: 0, topP: 0.9, seed: 3),
+        SamplingParameters(temperature: 0.7, topK: 40, topP: 0.95, seed: 4),
+    ]
+
+    /// Random logits over a large vocabulary, some already `-infinity`.
+    static func randomLogits(_ random: inout SplitMix64, count: Int = 50_000, spread: Float = 6) -> [Float] {
+        (0..<count).map { i -> Float in
+            i % 89 == 7 ? -.infinity : spread * (random.nextUnitFloat() * 2 - 1)
+        }
+    }
+
+    @Test(arguments: maskedCases)
+    func aMaskChoosesWhatTheLogitsWithDisallowedTokensAtMinusInfinityChoose(parameters: SamplingParameters) {
+        var random = SplitMix64(seed: parameters.seed &+ 100)
+        var masked = Sampler(parameters)
+        var reference = Sampler(parameters)
+        for step in 0..<20 {
+            let logits = Self.randomLogits(&random)
+            let allowed = { (id: Int) in id % 5 == step % 5 || id % 7 == 1 }
+            let expected = reference.sample(logits.indices.map { allowed($0) ? logits[$0] : -.infinity })
+            let token = logits.withUnsafeBufferPointer { masked.sample($0, allowing: allowed) }
+            #expect(allowed(token), "step \(step)")
+            #expect(token == expected, "step \(step)")
+        }
+    }
+
+    @Test(arguments: maskedCases)
+    func aFullMaskChoosesWhatTheUnmaskedSamplerChooses(parameters: SamplingParameters) {
+        var random = SplitMix64(seed: parameters.seed &+ 200)
+        var masked = Sampler(parameters)
+        var plain = Sampler(parameters)
+        for step in 0..<20 {
+            let logits = Self.randomLogits(&random, spread: step % 2 == 0 ? 12 : 1)
+            let token = logits.withUnsafeBufferPointer { masked.sample($0, allowing: { _ in true }) }
+            #expect(token == plain.sample(logits), "step \(step)")
+        }
+    }
+
+    @Test func aMaskAllowingOnlyUnlikelyTokensStillChoosesAmongThem() {
+        var sampler = Sampler(SamplingParameters(temperature: 0.5, topK: 2, topP: 0.5, seed: 6))
+        let logits: [Float] = [10, 9, -3, -4, 8]
+        for _ in 0..<200 {
+            let token = logits.withUnsafeBufferPointer { sampler.sample($0, allowing: { $0 == 2 || $0 == 3 }) }
+            #expect(token == 2 || token == 3)
+        }
+        #expect(logits.withUnsafeBufferPointer { Sampler.argmax($0, allowing: { $0 >= 2 }) } == 4)
     }
 
     @Test func frequenciesFollowTheSoftmax() {

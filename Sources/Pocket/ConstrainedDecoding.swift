@@ -1,0 +1,89 @@
+import PocketGrammar
+import PocketTransformer
+
+/// Grammar-constrained token choice: the grammar says which tokens may come next, the
+/// transformer's ``Sampler`` picks among them.
+///
+/// The two layers do not know each other (PocketGrammar produces token masks, PocketTransformer
+/// samples logits); this adapter couples them for the session and the command-line tool.
+///
+/// Greedy decoding and sampling without a top-k or top-p cut take a fast path: a token is
+/// first chosen from the unconstrained distribution and kept if the grammar allows it; only
+/// when it does not is the full mask computed and the choice repeated over the allowed tokens.
+/// This gives exactly the masked distribution (a rejected first draw is redrawn from the
+/// allowed set in proportion to its probability), at the cost of one check instead of a mask
+/// in most steps. With a cut, which tokens survive it depends on which are allowed, so the
+/// mask is always computed first.
+///
+/// ```swift
+/// var decoding = ConstrainedDecoding(grammar: grammar, vocabulary: vocabulary, sampling: .greedy)
+/// let token = logits.withUnsafeBufferPointer { decoding.next($0) }  // accepted into the grammar
+/// if decoding.isComplete { … }
+/// ```
+package struct ConstrainedDecoding {
+    /// Where the output stands in the grammar.
+    package private(set) var matcher: GrammarMatcher
+    private var sampler: Sampler
+    private var mask: TokenMask
+    /// How many choices needed the full mask (for measurements and tests).
+    package private(set) var maskedSteps = 0
+    /// How many choices the fast path decided.
+    package private(set) var fastSteps = 0
+
+    /// Starts decoding from `matcher`'s state with a fresh sampler.
+    package init(matcher: GrammarMatcher, sampling: SamplingParameters) {
+        self.matcher = matcher
+        sampler = Sampler(sampling)
+        mask = TokenMask(count: matcher.vocabulary.count)
+    }
+
+    /// Starts decoding a value of `grammar` with a fresh sampler.
+    package init(grammar: CompiledGrammar, vocabulary: Vocabulary, sampling: SamplingParameters) {
+        self.init(matcher: GrammarMatcher(grammar: grammar, vocabulary: vocabulary), sampling: sampling)
+    }
+
+    /// Whether the value is complete and nothing more may follow.
+    package var isComplete: Bool { matcher.isComplete }
+
+    /// Whether the output so far is a complete value.
+    package var canEnd: Bool { matcher.canEnd }
+
+    /// Chooses the next token among those the grammar allows and accepts it into the grammar.
+    ///
+    /// - Parameter logits: One score per token (`-infinity`: never chosen).
+    /// - Returns: The chosen token.
+    package mutating func next(_ logits: UnsafeBufferPointer<Float>) -> Int {
+        let parameters = sampler.parameters
+        if parameters.isGreedy || (parameters.topK <= 0 && parameters.topP >= 1) {
+            let first = sampler.sample(logits)
+            if matcher.allows(first) {
+                fastSteps += 1
+                matcher.accept(first)
+                return first
+            }
+        }
+        maskedSteps += 1
+        matcher.fillMask(&mask)
+        let token = sampler.sample(logits) { [mask] in mask.contains($0) }
+        matcher.accept(token)
+        return token
+    }
+
+    /// Chooses the first token of a reply that is either a value of the grammar or the start
+    /// of something else (`alternative`, such as a tool call's opener), using the caller's
+    /// sampler; a token of the value is accepted into the grammar, `alternative` is not.
+    ///
+    /// - Parameters:
+    ///   - logits: One score per token (`-infinity`: never chosen).
+    ///   - alternative: A token allowed besides the grammar's.
+    ///   - sampler: The sampler to draw with (the reply's, not this value's).
+    /// - Returns: The chosen token.
+    package mutating func next(
+        _ logits: UnsafeBufferPointer<Float>, orAlternative alternative: Int, using sampler: inout Sampler
+    ) -> Int {
+        matcher.fillMask(&mask)
+        let token = sampler.sample(logits) { [mask] in mask.contains($0) || $0 == alternative }
+        if token != alternative { matcher.accept(token) }
+        return token
+    }
+}
