@@ -71,7 +71,7 @@ public final class Transformer: @unchecked Sendable {
             headCount: configuration.keyValueHeadCount, headDimension: configuration.headDimension)
         rope = RotaryEmbedding(
             dimensions: configuration.ropeDimensionCount, base: configuration.ropeFrequencyBase,
-            style: (Architecture(rawValue: configuration.architecture) ?? .llama).ropeStyle, positions: capacity)
+            style: configuration.architecture.definition.ropeStyle, positions: capacity)
         state = RunState(configuration, batch: self.batchSize, threads: pool.threadCount, contextLength: capacity)
     }
 
