@@ -70,7 +70,7 @@ let package = Package(
         // Layer 3: model config, weights, KV cache, forward pass, sampling.
         .target(
             name: "PocketTransformer",
-            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer"],
+            dependencies: ["PocketGGUF", "PocketKernels"],
             swiftSettings: hostTuned),
         // Grammar automaton and token masks for structured output; sees the vocabulary as id -> bytes.
         .target(name: "PocketGrammar"),

@@ -18,7 +18,7 @@ enum InfoCommand {
         do {
             let c = try ModelConfiguration(metadata: file.metadata)
             print("""
-                architecture: \(c.architecture)
+                architecture: \(c.architecture.rawValue)
                   layers \(c.layerCount), embedding \(c.embeddingLength), feed-forward \(c.feedForwardLength)
                   heads \(c.headCount) (key/value \(c.keyValueHeadCount)), head dimension \(c.headDimension)
                   RoPE base \(c.ropeFrequencyBase) over \(c.ropeDimensionCount) dims, RMS epsilon \(c.rmsNormEpsilon)

@@ -30,7 +30,7 @@ struct LoadedModel {
         let c = transformer.configuration
         Log.info(String(
             format: "pocket: loaded %@ (%@, %d layers, dim %d, vocab %d) in %.2f s; context %d, %d threads",
-            url.lastPathComponent, c.architecture, c.layerCount, c.embeddingLength, c.vocabularySize,
+            url.lastPathComponent, c.architecture.rawValue, c.layerCount, c.embeddingLength, c.vocabularySize,
             (ContinuousClock.now - started).seconds, transformer.contextLength, threads))
     }
 }

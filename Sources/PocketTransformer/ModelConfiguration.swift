@@ -13,8 +13,8 @@ import PocketGGUF
 /// print(config.layerCount, config.embeddingLength)
 /// ```
 public struct ModelConfiguration: Sendable, Equatable {
-    /// `general.architecture`, e.g. `"llama"`.
-    public var architecture: String
+    /// The model family (`general.architecture`), which names the metadata keys and the tensors.
+    public var architecture: Architecture
     /// Width of the residual stream (`dim`).
     public var embeddingLength: Int
     /// Number of transformer blocks.
@@ -45,7 +45,7 @@ public struct ModelConfiguration: Sendable, Equatable {
 
     /// Creates a configuration from explicit values (used by tests and synthetic models).
     public init(
-        architecture: String = "llama", embeddingLength: Int, layerCount: Int, feedForwardLength: Int,
+        architecture: Architecture = .llama, embeddingLength: Int, layerCount: Int, feedForwardLength: Int,
         headCount: Int, keyValueHeadCount: Int, headDimension: Int? = nil, ropeDimensionCount: Int? = nil,
         ropeFrequencyBase: Float = 10_000, rmsNormEpsilon: Float = 1e-5, trainedContextLength: Int = 2048,
         vocabularySize: Int
@@ -74,9 +74,10 @@ public struct ModelConfiguration: Sendable, Equatable {
     /// dimension count between 2 and the head dimension, `vocab_size` equal to the number of
     /// tokens. Whether `block_count` matches the tensors is checked by ``TransformerWeights``.
     ///
-    /// - Throws: ``TransformerError/unsupportedArchitecture(_:)`` when `general.architecture` is
-    ///   not a Llama-family architecture; ``TransformerError/invalidMetadata(key:found:expected:)``
-    ///   naming the first key that is missing, mistyped or inconsistent.
+    /// - Throws: ``TransformerError/unsupportedArchitecture(_:)`` when `general.architecture`
+    ///   names no case of ``Architecture``; ``TransformerError/invalidMetadata(key:found:expected:)``
+    ///   naming the first key that is missing, mistyped or inconsistent (`general.architecture`
+    ///   included).
     public init(metadata: GGUFMetadata) throws(TransformerError) {
         // A present key of another type throws; the error names it with what it holds.
         func read<T>(_ key: String, _ expected: String, _ accessor: (String) throws(GGUFError) -> T?) throws(TransformerError) -> T? {
@@ -84,13 +85,11 @@ public struct ModelConfiguration: Sendable, Equatable {
                 throw .invalidMetadata(key: key, found: metadata[key]?.summary ?? "absent", expected: expected)
             }
         }
-        guard let architecture = try read("general.architecture", "a string", metadata.optionalString) else {
+        guard let name = try read("general.architecture", "a string", metadata.optionalString) else {
             throw .invalidMetadata(key: "general.architecture", found: "absent", expected: "a string")
         }
-        guard Architecture(rawValue: architecture) != nil else {
-            throw .unsupportedArchitecture(architecture)
-        }
-        let p = architecture + "."
+        guard let architecture = Architecture(rawValue: name) else { throw .unsupportedArchitecture(name) }
+        let p = name + "."
         func integer(_ key: String) throws(TransformerError) -> Int? {
             try read(p + key, "an integer that fits Int", metadata.optionalInteger)
         }
@@ -143,7 +142,7 @@ public struct ModelConfiguration: Sendable, Equatable {
     /// - Throws: ``TransformerError/invalidMetadata(key:found:expected:)`` naming the key (with
     ///   the architecture prefix) of the first value out of range or inconsistent.
     public func validate() throws(TransformerError) {
-        let p = architecture + "."
+        let p = architecture.rawValue + "."
         func check(_ condition: Bool, _ key: String, _ value: some Numeric, _ expected: @autoclosure () -> String) throws(TransformerError) {
             if !condition { throw .invalidMetadata(key: p + key, found: "\(value)", expected: expected()) }
         }

@@ -34,7 +34,7 @@ public final class Transformer: @unchecked Sendable {
     /// Context window in tokens: how many positions the cache holds.
     public var contextLength: Int { cache.capacity }
 
-    private let rope: RotaryEmbedding
+    private let rotary: RotaryEmbedding
     private let state: RunState
 
     /// A debugging aid: when set, receives every intermediate tensor of the forward pass under
@@ -69,9 +69,9 @@ public final class Transformer: @unchecked Sendable {
         cache = KVCache(
             capacity: capacity, layerCount: configuration.layerCount,
             headCount: configuration.keyValueHeadCount, headDimension: configuration.headDimension)
-        rope = RotaryEmbedding(
+        rotary = RotaryEmbedding(
             dimensions: configuration.ropeDimensionCount, base: configuration.ropeFrequencyBase,
-            style: (Architecture(rawValue: configuration.architecture) ?? .llama).ropeStyle, positions: capacity)
+            style: configuration.architecture.definition.ropeStyle, positions: capacity)
         state = RunState(configuration, batch: self.batchSize, threads: pool.threadCount, contextLength: capacity)
     }
 
@@ -155,193 +155,161 @@ public final class Transformer: @unchecked Sendable {
     /// the KV cache, and writes logits for `logitRows` (indices into `tokens`) to `state.logits`.
     ///
     /// `isPrompt` selects the attention accumulator's precision (see `attention`): it depends on
-    /// whether the whole evaluation is a prompt, not on how it is split into batches.
+    /// whether the whole evaluation is a prompt, not on how it is split into batches. Each step
+    /// hands its result to ``trace`` under llama.cpp's name for it (its last argument).
     private func forward(_ tokens: UnsafeBufferPointer<Int>, logitRows: Range<Int>, isPrompt: Bool) {
         let c = configuration, s = state, w = weights
         let n = tokens.count                 // tokens in this batch
-        let dim = c.embeddingLength, q = c.queryLength, kv = c.keyValueLength, ffn = c.feedForwardLength
-        let hd = c.headDimension
 
-        // x = embedding rows of the tokens                                  (n, dim)
-        for t in 0..<n { w.tokenEmbedding.dequantizeRow(tokens[t], into: s.x + t * dim) }
-
-        func record(_ name: String, _ values: UnsafeMutablePointer<Float>, _ rows: Int, _ columns: Int) {
-            trace?(name, rows, UnsafeBufferPointer(start: values, count: rows * columns))
-        }
+        // x = embedding rows of the tokens                                                  (n, dim)
+        for t in 0..<n { w.tokenEmbedding.dequantizeRow(tokens[t], into: s.x + t * c.embeddingLength) }
 
         for (l, layer) in w.layers.enumerated() {
-            // Attention: x += Wo · attention(rope(Wq·h), rope(Wk·h), Wv·h), h = rmsnorm(x)
-            rmsNorm(s.x, layer.attentionNorm, into: s.xb, rows: n)
-            record("attn_norm-\(l)", s.xb, n, dim)
-            multiply((layer.query, s.q), (layer.key, s.k), (layer.value, s.v), s.xb, n)  // (n, q), (n, kv), (n, kv)
-            addBias(layer.queryBias, to: s.q, rows: n, length: q)
-            addBias(layer.keyBias, to: s.k, rows: n, length: kv)
-            addBias(layer.valueBias, to: s.v, rows: n, length: kv)
-            for t in 0..<n {
-                let p = position + t
-                for h in 0..<c.headCount { rope.apply(to: s.q + t * q + h * hd, position: p) }
-                for h in 0..<c.keyValueHeadCount { rope.apply(to: s.k + t * kv + h * hd, position: p) }
-                for h in 0..<c.keyValueHeadCount {
-                    let keys = cache.keys(layer: l, head: h, position: p), values = cache.values(layer: l, head: h, position: p)
-                    for i in 0..<hd {
-                        keys[i] = Float16(s.k[t * kv + h * hd + i])
-                        values[i] = Float16(s.v[t * kv + h * hd + i])
-                    }
-                }
-            }
-            record("Qcur-\(l)", s.q, n, q)
-            record("Kcur-\(l)", s.k, n, kv)
-            record("Vcur-\(l)", s.v, n, kv)
-            // Queries meet the half-precision keys in half precision, as in llama.cpp.
-            for i in 0..<(n * q) { s.q[i] = Float(Float16(s.q[i])) }
-            attention(layer: l, tokens: n, halfPrecision: isPrompt)          // (n, q) into s.attention
-            record("kqv_out-\(l)", s.attention, n, q)
-            multiply(layer.output, s.attention, n, into: s.xb)               // (n, dim)
-            record("attn_out-\(l)", s.xb, n, dim)
-            VectorMath.add(s.xb, to: s.x, count: n * dim)
-            record("ffn_inp-\(l)", s.x, n, dim)
+            // Attention: x += Wo · attention(rope(Wq·h + bq), rope(Wk·h + bk), Wv·h + bv), h = rmsnorm(x)
+            rmsNorm(s.x, rows: 0..<n, layer.attentionNorm, into: s.xb, ("attn_norm", l))      // h (n, dim)
+            project(s.xb, rows: n, (layer.query, layer.queryBias, s.q), (layer.key, layer.keyBias, s.k),
+                    (layer.value, layer.valueBias, s.v))                                      // (n, q), (n, kv), (n, kv)
+            rope(s.q, rows: n, heads: c.headCount, ("Qcur", l))
+            rope(s.k, rows: n, heads: c.keyValueHeadCount, ("Kcur", l))
+            store(layer: l, rows: n, ("Vcur", l))                                            // k, v into the cache
+            attention(layer: l, rows: n, halfPrecision: isPrompt, ("kqv_out", l))            // (n, q)
+            multiply(layer.output, s.attention, rows: n, into: s.xb, ("attn_out", l))        // (n, dim)
+            add(s.xb, to: s.x, rows: n, ("ffn_inp", l))
 
             // Feed-forward: x += Wdown · (silu(Wgate·h) ⊙ Wup·h), h = rmsnorm(x)
-            rmsNorm(s.x, layer.feedForwardNorm, into: s.xb, rows: n)
-            record("ffn_norm-\(l)", s.xb, n, dim)
-            multiply((layer.gate, s.hidden), (layer.up, s.hidden2), nil, s.xb, n)   // (n, ffn), (n, ffn)
-            record("ffn_gate-\(l)", s.hidden, n, ffn)
-            record("ffn_up-\(l)", s.hidden2, n, ffn)
-            for t in 0..<n { VectorMath.swiGLU(s.hidden + t * ffn, up: s.hidden2 + t * ffn, count: ffn) }
-            record("ffn_swiglu-\(l)", s.hidden, n, ffn)
-            multiply(layer.down, s.hidden, n, into: s.xb)                    // (n, dim)
-            record("ffn_out-\(l)", s.xb, n, dim)
-            VectorMath.add(s.xb, to: s.x, count: n * dim)
-            record("l_out-\(l)", s.x, n, dim)
+            rmsNorm(s.x, rows: 0..<n, layer.feedForwardNorm, into: s.xb, ("ffn_norm", l))    // h (n, dim)
+            project(s.xb, rows: n, (layer.gate, nil, s.hidden), (layer.up, nil, s.hidden2))   // (n, ffn), (n, ffn)
+            swiGLU(gate: s.hidden, up: s.hidden2, rows: n, layer: l)                         // (n, ffn) into s.hidden
+            multiply(layer.down, s.hidden, rows: n, into: s.xb, ("ffn_out", l))              // (n, dim)
+            add(s.xb, to: s.x, rows: n, ("l_out", l))
         }
 
-        // Logits for the requested rows: W_out · rmsnorm(x)                   (rows, vocab)
+        // Logits for the requested rows: W_out · rmsnorm(x)                               (rows, vocab)
         guard !logitRows.isEmpty else { return }
-        for (i, t) in logitRows.enumerated() {
-            VectorMath.rmsNorm(s.x + t * dim, weight: w.outputNorm, epsilon: c.rmsNormEpsilon,
-                               into: s.xb + i * dim, count: dim)
-        }
-        record("result_norm", s.xb, logitRows.count, dim)
-        multiply(w.output, s.xb, logitRows.count, into: s.logits)
-        record("result_output", s.logits, logitRows.count, c.vocabularySize)
+        rmsNorm(s.x, rows: logitRows, w.outputNorm, into: s.xb, ("result_norm", nil))
+        multiply(w.output, s.xb, rows: logitRows.count, into: s.logits, ("result_output", nil))
     }
 
-    /// Causal multi-head attention of the batch's queries over the cache: for each token `t`
-    /// and head `h`, `out = Σ_j softmax_j(q·k_j / √d) · v_j` over positions `0…position+t`
-    /// (``Attention/attend(queries:heads:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``).
-    /// Query heads share key/value heads in groups (grouped-query attention). Queries arrive
-    /// rounded to half precision (by `forward`) to meet the half-precision keys; prompts keep llama.cpp's
-    /// half-precision value accumulator (`halfPrecision`), single-token decoding single precision.
-    private func attention(layer l: Int, tokens n: Int, halfPrecision: Bool) {
-        let c = configuration, s = state, cache = cache
-        let kvHeads = c.keyValueHeadCount, hd = c.headDimension, q = c.queryLength
-        let group = c.headCount / kvHeads
-        let scale = 1 / Float(hd).squareRoot()
-        let start = position
-        let threads = pool.threadCount
-        if n == 1 && !halfPrecision && threads > 1 && start + 1 >= Self.splitDecodingLength {
-            splitAttention(layer: l)
-            return
-        }
-        // Busiest worker's load in query heads, grouped or not; grouping wins ties.
-        let grouped = (n * kvHeads + threads - 1) / threads * group <= (n * c.headCount + threads - 1) / threads
-        let headsPerItem = grouped ? group : 1, itemsPerToken = c.headCount / headsPerItem
-        pool.run { worker in
-            let scratch = Attention.Scratch(s.softmaxSteps + worker * s.attentionScratchCount)
-            // Work items are a token and the query heads of one key/value head (which then
-            // share the reads of the cached rows), interleaved across workers so the longer
-            // rows of later tokens are shared out. When there are too few such items to keep
-            // the workers evenly busy (one decoded token, 3 key/value heads on 2 threads), an
-            // item is a single query head instead.
-            var item = worker
-            while item < n * itemsPerToken {
-                let t = item / itemsPerToken, first = item % itemsPerToken * headsPerItem, kvHead = first / group
-                let queries = s.q + t * q + first * hd
-                Attention.attend(
-                    queries: queries, heads: headsPerItem, headDimension: hd,
-                    keys: cache.keys(layer: l, head: kvHead, position: 0),
-                    values: cache.values(layer: l, head: kvHead, position: 0), rowStride: hd,
-                    length: start + t + 1, scale: scale, halfPrecision: halfPrecision, scratch: scratch,
-                    into: s.attention + t * q + first * hd)
-                item += threads
-            }
-        }
+    // MARK: - The steps, each handing its result to the trace
+
+    /// llama.cpp's name for a traced tensor: `attn_norm-3` for layer 3, `result_norm` outside
+    /// the blocks.
+    private typealias TraceName = (base: StaticString, layer: Int?)
+
+    /// Hands `rows × columns` floats at `values` to ``trace``, when set, under `name`.
+    private func record(_ name: TraceName, _ values: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
+        guard let trace else { return }
+        let label = name.layer.map { "\(name.base)-\($0)" } ?? "\(name.base)"
+        trace(label, rows, UnsafeBufferPointer(start: values, count: rows * columns))
     }
 
-    /// Cached positions from which a single decoded token's attention is split by position
-    /// across the threads (llama.cpp splits its CPU flash attention at the same length).
-    static let splitDecodingLength = 512
-
-    /// Attention of one decoded token over a long cache: each thread takes a contiguous range
-    /// of positions for every head (reading each cached row once, and as many rows as the
-    /// other threads whatever the head count), and the partial softmax states are merged
-    /// (``Attention/combine(parts:heads:headDimension:halfPrecision:_:into:)``). The merge
-    /// rescales each part by `e^(m_p − m)`, so results agree with a single pass to float
-    /// rounding rather than bit for bit.
-    private func splitAttention(layer l: Int) {
-        let c = configuration, s = state, cache = cache
-        let heads = c.headCount, kvHeads = c.keyValueHeadCount, hd = c.headDimension
-        let group = heads / kvHeads
-        let length = position + 1, threads = pool.threadCount
-        let chunk = (length + threads - 1) / threads
-        let scale = 1 / Float(hd).squareRoot()
-        let parts = Attention.PartialState(
-            accumulators: s.splitParts, maxima: s.splitParts + threads * heads * hd,
-            sums: s.splitParts + threads * heads * (hd + 1))
-        pool.run { worker in
-            let scratch = Attention.Scratch(s.softmaxSteps + worker * s.attentionScratchCount)
-            let first = min(length, worker * chunk), count = min(chunk, length - first)
-            for kvHead in 0..<kvHeads {
-                let head = worker * heads + kvHead * group   // (part, head) index
-                Attention.accumulate(
-                    queries: s.q + kvHead * group * hd, heads: group, headDimension: hd,
-                    keys: cache.keys(layer: l, head: kvHead, position: first),
-                    values: cache.values(layer: l, head: kvHead, position: first), rowStride: hd,
-                    length: count, scale: scale, halfPrecision: false, scratch: scratch,
-                    into: Attention.PartialState(
-                        accumulators: parts.accumulators + head * hd, maxima: parts.maxima + head, sums: parts.sums + head))
-            }
-        }
-        Attention.combine(parts: threads, heads: heads, headDimension: hd, halfPrecision: false, parts, into: s.attention)
-    }
-
-    private func rmsNorm(_ x: UnsafePointer<Float>, _ weight: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, rows: Int) {
-        let dim = configuration.embeddingLength
-        for t in 0..<rows {
-            VectorMath.rmsNorm(x + t * dim, weight: weight, epsilon: configuration.rmsNormEpsilon, into: out + t * dim, count: dim)
-        }
-    }
-
-    private func multiply(_ matrix: WeightMatrix, _ x: UnsafePointer<Float>, _ rows: Int, into y: UnsafeMutablePointer<Float>) {
-        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool)
-    }
-
-    /// Two or three products of the same input as one job for the pool (the input quantized once).
-    private func multiply(
-        _ a: (WeightMatrix, UnsafeMutablePointer<Float>), _ b: (WeightMatrix, UnsafeMutablePointer<Float>),
-        _ c: (WeightMatrix, UnsafeMutablePointer<Float>)?, _ x: UnsafePointer<Float>, _ rows: Int
+    /// `out[i] = rmsnorm(x[rows[i]]) ⊙ weight`: row `i` of `out` from row `rows[i]` of `x`.   (rows, dim)
+    private func rmsNorm(
+        _ x: UnsafePointer<Float>, rows: Range<Int>, _ weight: UnsafePointer<Float>,
+        into out: UnsafeMutablePointer<Float>, _ name: TraceName
     ) {
-        MatrixMultiply.multiply(
-            .init(a.0, into: a.1), .init(b.0, into: b.1), c.map { .init($0.0, into: $0.1) }, x, tokens: rows,
-            scratch: state.activations, pool: pool)
+        let dim = configuration.embeddingLength, epsilon = configuration.rmsNormEpsilon
+        for (i, t) in rows.enumerated() {
+            VectorMath.rmsNorm(x + t * dim, weight: weight, epsilon: epsilon, into: out + i * dim, count: dim)
+        }
+        record(name, out, rows: rows.count, columns: dim)
     }
 
-    private func addBias(_ bias: UnsafePointer<Float>?, to x: UnsafeMutablePointer<Float>, rows: Int, length: Int) {
-        guard let bias else { return }
-        for t in 0..<rows { VectorMath.add(bias, to: x + t * length, count: length) }
+    /// A projection of ``project(_:rows:_:_:_:)``: the matrix, its optional bias and its output.
+    private typealias Projection = (matrix: WeightMatrix, bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>)
+
+    /// `y = W·x + b` for two or three matrices of the same input (`rows` vectors), as one job
+    /// for the pool with the input quantized once.
+    private func project(_ x: UnsafePointer<Float>, rows: Int, _ a: Projection, _ b: Projection, _ c: Projection? = nil) {
+        MatrixMultiply.multiply(
+            .init(a.matrix, into: a.output), .init(b.matrix, into: b.output), c.map { .init($0.matrix, into: $0.output) },
+            x, tokens: rows, scratch: state.activations, pool: pool)
+        addBias(a, rows: rows)
+        addBias(b, rows: rows)
+        if let c { addBias(c, rows: rows) }
+    }
+
+    private func addBias(_ p: Projection, rows: Int) {
+        guard let bias = p.bias else { return }
+        let length = p.matrix.rows
+        for t in 0..<rows { VectorMath.add(bias, to: p.output + t * length, count: length) }
+    }
+
+    /// RoPE on each of the `heads` heads of `rows` rows of `x` at positions `position…`.    (rows, heads · headDim)
+    private func rope(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ name: TraceName) {
+        let hd = configuration.headDimension, width = heads * hd
+        for t in 0..<rows {
+            for h in 0..<heads { rotary.apply(to: x + t * width + h * hd, position: position + t) }
+        }
+        record(name, x, rows: rows, columns: width)
+    }
+
+    /// Appends the batch's keys and values (`state.k`, `state.v`) to layer `l` of the cache at
+    /// positions `position…`, rounded to half precision; traces the values under `name`.
+    private func store(layer l: Int, rows: Int, _ name: TraceName) {
+        let s = state, hd = configuration.headDimension, kv = configuration.keyValueLength
+        for t in 0..<rows {
+            for h in 0..<configuration.keyValueHeadCount {
+                let keys = cache.keys(layer: l, head: h, position: position + t)
+                let values = cache.values(layer: l, head: h, position: position + t)
+                for i in 0..<hd {
+                    keys[i] = Float16(s.k[t * kv + h * hd + i])
+                    values[i] = Float16(s.v[t * kv + h * hd + i])
+                }
+            }
+        }
+        record(name, s.v, rows: rows, columns: kv)
+    }
+
+    /// Causal attention of the batch's queries (`state.q`) over layer `l`'s cache into
+    /// `state.attention`      (rows, heads · headDim)
+    ///
+    /// Queries are first rounded to half precision, to meet the half-precision keys as in
+    /// llama.cpp. Prompts keep llama.cpp's half-precision value accumulator (`halfPrecision`),
+    /// single-token decoding single precision. How the work is split over the threads is
+    /// ``Attention/Schedule``'s decision.
+    private func attention(layer l: Int, rows: Int, halfPrecision: Bool, _ name: TraceName) {
+        let c = configuration, s = state
+        for i in 0..<(rows * c.queryLength) { s.q[i] = Float(Float16(s.q[i])) }
+        Attention.causal(
+            queries: s.q, tokens: rows, heads: c.headCount, keyValueHeads: c.keyValueHeadCount, headDimension: c.headDimension,
+            keys: cache.keys(layer: l, head: 0, position: 0), values: cache.values(layer: l, head: 0, position: 0),
+            headStride: cache.capacity * c.headDimension, start: position, halfPrecision: halfPrecision,
+            workspace: s.attentionWorkspace, pool: pool, into: s.attention)
+        record(name, s.attention, rows: rows, columns: c.queryLength)
+    }
+
+    /// `y = W·x` for `rows` vectors.                                                         (rows, W.rows)
+    private func multiply(
+        _ matrix: WeightMatrix, _ x: UnsafePointer<Float>, rows: Int, into y: UnsafeMutablePointer<Float>, _ name: TraceName
+    ) {
+        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool)
+        record(name, y, rows: rows, columns: matrix.rows)
+    }
+
+    /// The residual connection `x += y`.                                                       (rows, dim)
+    private func add(_ y: UnsafePointer<Float>, to x: UnsafeMutablePointer<Float>, rows: Int, _ name: TraceName) {
+        let dim = configuration.embeddingLength
+        VectorMath.add(y, to: x, count: rows * dim)
+        record(name, x, rows: rows, columns: dim)
+    }
+
+    /// `gate = silu(gate) ⊙ up`, row by row; traces the two inputs (`ffn_gate`, `ffn_up`) and
+    /// the result (`ffn_swiglu`) of layer `l`.                                                (rows, ffn)
+    private func swiGLU(gate: UnsafeMutablePointer<Float>, up: UnsafeMutablePointer<Float>, rows: Int, layer l: Int) {
+        let ffn = configuration.feedForwardLength
+        record(("ffn_gate", l), gate, rows: rows, columns: ffn)
+        record(("ffn_up", l), up, rows: rows, columns: ffn)
+        for t in 0..<rows { VectorMath.swiGLU(gate + t * ffn, up: up + t * ffn, count: ffn) }
+        record(("ffn_swiglu", l), gate, rows: rows, columns: ffn)
     }
 }
 
 /// Scratch buffers of one forward pass, sized for a batch; allocated once per model.
 final class RunState: @unchecked Sendable {
     let x, xb, q, k, v, attention, hidden, hidden2, logits: UnsafeMutablePointer<Float>
-    /// Per worker: ``Attention/Scratch`` for the query heads of one key/value head.
-    let softmaxSteps: UnsafeMutablePointer<Float>
-    /// Floats of `softmaxSteps` per worker.
-    let attentionScratchCount: Int
-    /// Split decoding's partial states: accumulators `(threads, heads, headDim)`, then maxima
-    /// and sums `(threads, heads)` each.
-    let splitParts: UnsafeMutablePointer<Float>
+    /// Attention's per-thread working memory.
+    let attentionWorkspace: Attention.Workspace
     let contextLength: Int
     let activations = Q8Activations()
     private let all: [UnsafeMutablePointer<Float>]
@@ -361,12 +329,10 @@ final class RunState: @unchecked Sendable {
         hidden = buffer(batch * c.feedForwardLength)               // (batch, ffn)
         hidden2 = buffer(batch * c.feedForwardLength)
         self.contextLength = contextLength
-        attentionScratchCount = Attention.Scratch.count(
-            heads: c.headCount / c.keyValueHeadCount, headDimension: c.headDimension)
-        softmaxSteps = buffer(threads * attentionScratchCount)        // (threads, scratch)
-        splitParts = buffer(threads * c.headCount * (c.headDimension + 2))  // (threads, heads, hd + 2)
+        attentionWorkspace = Attention.Workspace(
+            threads: threads, heads: c.headCount, keyValueHeads: c.keyValueHeadCount, headDimension: c.headDimension)
         logits = buffer(batch * c.vocabularySize)                  // (batch, vocab)
-        all = [x, xb, q, k, v, attention, hidden, hidden2, logits, softmaxSteps, splitParts]
+        all = [x, xb, q, k, v, attention, hidden, hidden2, logits]
     }
 
     deinit {

@@ -3,7 +3,8 @@ import PocketKernels
 
 /// Errors from loading or running a transformer.
 public enum TransformerError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// `general.architecture` names a model family this engine does not implement.
+    /// `general.architecture` names a model family this engine does not implement (no case of
+    /// ``Architecture``).
     case unsupportedArchitecture(String)
     /// Hyper-parameters are missing or inconsistent.
     case invalidConfiguration(String)
@@ -23,7 +24,8 @@ public enum TransformerError: Error, CustomStringConvertible, Sendable, Equatabl
     public var description: String {
         switch self {
         case .unsupportedArchitecture(let name):
-            "unsupported architecture '\(name)' (supported: \(Architecture.allCases.map(\.rawValue).joined(separator: ", ")))"
+            "unsupported architecture: 'general.architecture' is \"\(name)\", expected one of "
+                + Architecture.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         case .invalidConfiguration(let detail): "invalid model configuration: \(detail)"
         case .invalidMetadata(let key, let found, let expected):
             "invalid model metadata: '\(key)' is \(found), expected \(expected)"

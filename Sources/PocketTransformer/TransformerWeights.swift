@@ -11,8 +11,12 @@ public struct LayerWeights: @unchecked Sendable {
     public let key: WeightMatrix
     /// Value projection, `(kvHeads · headDim) × dim`.
     public let value: WeightMatrix
-    /// Optional Q/K/V biases (Qwen2).
-    public let queryBias, keyBias, valueBias: UnsafePointer<Float>?
+    /// Query bias, `(heads · headDim)`, for families that have one (Qwen2).
+    public let queryBias: UnsafePointer<Float>?
+    /// Key bias, `(kvHeads · headDim)`, for families that have one.
+    public let keyBias: UnsafePointer<Float>?
+    /// Value bias, `(kvHeads · headDim)`, for families that have one.
+    public let valueBias: UnsafePointer<Float>?
     /// Attention output projection, `dim × (heads · headDim)`.
     public let output: WeightMatrix
     /// RMSNorm scale before the feed-forward network, `(dim)`.
@@ -25,7 +29,8 @@ public struct LayerWeights: @unchecked Sendable {
     public let down: WeightMatrix
 }
 
-/// Every weight of a Llama-family model, looked up by its GGUF tensor name.
+/// Every weight of a Llama-family model, looked up by the tensor names its architecture
+/// declares (``ArchitectureDefinition``).
 ///
 /// Nothing is copied: matrices and norm vectors point into the mapped file, which the owner of
 /// these weights (``Transformer``) keeps alive.
@@ -37,7 +42,7 @@ public struct TransformerWeights: @unchecked Sendable {
     /// Final RMSNorm scale (`output_norm.weight`).
     public let outputNorm: UnsafePointer<Float>
     /// Output projection to logits, `vocab × dim` (`output.weight`, or the embedding table when
-    /// the model ties them).
+    /// the model ties them: ``ArchitectureDefinition/tiedOutput``).
     public let output: WeightMatrix
 
     /// Looks up and validates every tensor the configuration needs.
@@ -47,7 +52,7 @@ public struct TransformerWeights: @unchecked Sendable {
     ///   ``TransformerError/missingTensor(_:)`` or ``TransformerError/invalidTensor(name:reason:)``.
     public init(file: GGUFFile, configuration c: ModelConfiguration) throws(TransformerError) {
         try Self.checkLayerCount(file, c)
-        let architecture = Architecture(rawValue: c.architecture) ?? .llama
+        let names = c.architecture.definition, block = names.block
         func matrix(_ name: String, rows: Int, columns: Int) throws(TransformerError) -> WeightMatrix {
             guard let info = file.tensor(named: name) else { throw .missingTensor(name) }
             guard info.dimensions == [columns, rows] else {
@@ -75,36 +80,37 @@ public struct TransformerWeights: @unchecked Sendable {
             }
             return base.assumingMemoryBound(to: Float.self)
         }
-        func optionalVector(_ name: String, count: Int) throws(TransformerError) -> UnsafePointer<Float>? {
-            file.tensor(named: name) == nil ? nil : try vector(name, count: count)
+        // A tensor the family may have: read when both the family names it and the file has it.
+        func optionalVector(_ name: String?, count: Int) throws(TransformerError) -> UnsafePointer<Float>? {
+            guard let name, file.tensor(named: name) != nil else { return nil }
+            return try vector(name, count: count)
         }
 
-        let dim = c.embeddingLength
-        tokenEmbedding = try matrix("token_embd.weight", rows: c.vocabularySize, columns: dim)
+        let dim = c.embeddingLength, q = c.queryLength, kv = c.keyValueLength, ffn = c.feedForwardLength
+        tokenEmbedding = try matrix(names.tokenEmbedding, rows: c.vocabularySize, columns: dim)
         var layers: [LayerWeights] = []
         layers.reserveCapacity(c.layerCount)
         for i in 0..<c.layerCount {
-            let p = "blk.\(i)."
-            let bias = architecture.hasAttentionBias
+            let p = ArchitectureDefinition.blockPrefix(i)
             layers.append(LayerWeights(
-                attentionNorm: try vector(p + "attn_norm.weight", count: dim),
-                query: try matrix(p + "attn_q.weight", rows: c.queryLength, columns: dim),
-                key: try matrix(p + "attn_k.weight", rows: c.keyValueLength, columns: dim),
-                value: try matrix(p + "attn_v.weight", rows: c.keyValueLength, columns: dim),
-                queryBias: bias ? try optionalVector(p + "attn_q.bias", count: c.queryLength) : nil,
-                keyBias: bias ? try optionalVector(p + "attn_k.bias", count: c.keyValueLength) : nil,
-                valueBias: bias ? try optionalVector(p + "attn_v.bias", count: c.keyValueLength) : nil,
-                output: try matrix(p + "attn_output.weight", rows: dim, columns: c.queryLength),
-                feedForwardNorm: try vector(p + "ffn_norm.weight", count: dim),
-                gate: try matrix(p + "ffn_gate.weight", rows: c.feedForwardLength, columns: dim),
-                up: try matrix(p + "ffn_up.weight", rows: c.feedForwardLength, columns: dim),
-                down: try matrix(p + "ffn_down.weight", rows: dim, columns: c.feedForwardLength)))
+                attentionNorm: try vector(p + block.attentionNorm, count: dim),
+                query: try matrix(p + block.query, rows: q, columns: dim),
+                key: try matrix(p + block.key, rows: kv, columns: dim),
+                value: try matrix(p + block.value, rows: kv, columns: dim),
+                queryBias: try optionalVector(block.queryBias.map { p + $0 }, count: q),
+                keyBias: try optionalVector(block.keyBias.map { p + $0 }, count: kv),
+                valueBias: try optionalVector(block.valueBias.map { p + $0 }, count: kv),
+                output: try matrix(p + block.attentionOutput, rows: dim, columns: q),
+                feedForwardNorm: try vector(p + block.feedForwardNorm, count: dim),
+                gate: try matrix(p + block.gate, rows: ffn, columns: dim),
+                up: try matrix(p + block.up, rows: ffn, columns: dim),
+                down: try matrix(p + block.down, rows: dim, columns: ffn)))
         }
         self.layers = layers
-        outputNorm = try vector("output_norm.weight", count: dim)
-        output = file.tensor(named: "output.weight") == nil
+        outputNorm = try vector(names.outputNorm, count: dim)
+        output = names.tiedOutput && file.tensor(named: names.output) == nil
             ? tokenEmbedding
-            : try matrix("output.weight", rows: c.vocabularySize, columns: dim)
+            : try matrix(names.output, rows: c.vocabularySize, columns: dim)
     }
 
     /// Checks that the layers with `blk.N.` tensors are exactly `0..<block_count`: running a
@@ -118,7 +124,7 @@ public struct TransformerWeights: @unchecked Sendable {
             }
             layers.insert(layer)
         }
-        let key = c.architecture + ".block_count"
+        let key = c.architecture.rawValue + ".block_count"
         if let last = layers.max(), last >= c.layerCount {
             throw .invalidMetadata(key: key, found: "\(c.layerCount)",
                                    expected: "\(last + 1): the file has tensors for layers up to blk.\(last)")

@@ -74,6 +74,18 @@ import PocketTransformer
         Self.expectRejected(file, key: "llama.block_count", found: "2", expected: "none for blk.0")
     }
 
+    @Test func anUnknownArchitectureIsATypedErrorNamingTheKnownOnes() throws {
+        let file = try Self.file(["general.architecture": .string("mamba")])
+        #expect(throws: TransformerError.unsupportedArchitecture("mamba")) {
+            try Transformer(file: file, contextLength: 8, pool: ThreadPool(threads: 1))
+        }
+        let description = TransformerError.unsupportedArchitecture("mamba").description
+        #expect(description.contains("'general.architecture' is \"mamba\""), "\(description)")
+        #expect(description.contains("\"llama\", \"qwen2\""), "\(description)")
+        Self.expectRejected(try Self.file(["general.architecture": .uint32(1)]), key: "general.architecture", found: "uint32")
+        Self.expectRejected(try Self.file(["general.architecture": nil]), key: "general.architecture", found: "absent")
+    }
+
     @Test func presentKeysOfTheWrongTypeAreErrors() throws {
         Self.expectRejected(try Self.file(["llama.context_length": .string("4096")]),
                             key: "llama.context_length", found: "string \"4096\"")

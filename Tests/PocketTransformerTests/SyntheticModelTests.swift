@@ -159,7 +159,7 @@ import PocketTransformer
         }
     }
 
-    /// Decoding past `Transformer.splitDecodingLength` cached positions splits each token's
+    /// Decoding past `Attention.Schedule.splitDecodingLength` cached positions splits each token's
     /// attention by position across the threads and merges the parts; the logits still follow
     /// the formulas (2 and 3 threads: even and uneven ranges).
     @Test(arguments: [2, 3])
@@ -177,6 +177,44 @@ import PocketTransformer
             let scale = expected[i].map(abs).max()!
             let worst = zip(logits, expected[i]).map { abs(Double($0) - $1) }.max()!
             #expect(worst <= 0.02 * scale, "\(threads) threads, position \(i): \(worst) vs scale \(scale)")
+        }
+    }
+
+    /// The trace hands over every step of the forward pass under llama.cpp's name, in order,
+    /// with its shape, and the values are that step's results: the residual sums add up, SwiGLU
+    /// combines the traced gate and up, the last entry is the logits.
+    @Test func theTraceNamesEveryStepInOrder() throws {
+        let shape = Shape(), tokens = [3, 1, 4]
+        let tensors = Self.weights(shape, architecture: "qwen2", tied: false, seed: 13)
+        let file = try Self.file(shape, architecture: "qwen2", tied: false, tensors: tensors)
+        let model = try Transformer(file: file, contextLength: 16, pool: ThreadPool(threads: 1))
+        var entries: [(name: String, rows: Int, values: [Float])] = []
+        model.trace = { entries.append(($0, $1, Array($2))) }
+        var logits: [Float] = []
+        try model.evaluate(tokens, logits: .all) { _, row in logits += row }
+
+        let kv = shape.kvHeads * shape.headDim
+        var expected: [(name: String, columns: Int)] = []
+        for l in 0..<shape.layers {
+            let steps = [("attn_norm", shape.dim), ("Qcur", shape.dim), ("Kcur", kv), ("Vcur", kv), ("kqv_out", shape.dim),
+                         ("attn_out", shape.dim), ("ffn_inp", shape.dim), ("ffn_norm", shape.dim), ("ffn_gate", shape.ffn),
+                         ("ffn_up", shape.ffn), ("ffn_swiglu", shape.ffn), ("ffn_out", shape.dim), ("l_out", shape.dim)]
+            expected += steps.map { ("\($0.0)-\(l)", $0.1) }
+        }
+        expected += [("result_norm", shape.dim), ("result_output", shape.vocabulary)]
+        #expect(entries.map(\.name) == expected.map(\.name))
+        #expect(entries.map(\.values.count) == expected.map { tokens.count * $0.columns })
+        #expect(entries.allSatisfy { $0.rows == tokens.count })
+
+        func values(_ name: String) -> [Float] { entries.first { $0.name == name }?.values ?? [] }
+        #expect(values("result_output") == logits)
+        for l in 0..<shape.layers {
+            #expect(values("l_out-\(l)") == zip(values("ffn_inp-\(l)"), values("ffn_out-\(l)")).map(+))
+            if l > 0 {
+                #expect(values("ffn_inp-\(l)") == zip(values("l_out-\(l - 1)"), values("attn_out-\(l)")).map(+))
+            }
+            let swiGLU = zip(values("ffn_gate-\(l)"), values("ffn_up-\(l)")).map { gate, up in gate / (1 + exp(-gate)) * up }
+            #expect(zip(swiGLU, values("ffn_swiglu-\(l)")).allSatisfy { abs($0 - $1) <= 1e-4 * max(1, abs($0)) })
         }
     }
 

@@ -11,7 +11,7 @@ struct TransformerTests {
         let model = try TestModel.transformer()
         let c = model.configuration
         // Values from the model card of SmolLM2-135M (independent of our reader).
-        #expect(c.architecture == "llama")
+        #expect(c.architecture == .llama)
         #expect(c.layerCount == 30 && c.embeddingLength == 576 && c.feedForwardLength == 1536)
         #expect(c.headCount == 9 && c.keyValueHeadCount == 3 && c.headDimension == 64)
         #expect(c.vocabularySize == 49152)

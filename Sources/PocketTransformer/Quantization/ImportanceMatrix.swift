@@ -1,6 +1,5 @@
 import PocketGGUF
 import PocketKernels
-import PocketTokenizer
 
 /// Per-column activation statistics of every weight matrix (llama.cpp's "imatrix"): for matrix
 /// W and column j, the mean of x_j² over the calibration tokens, where x is the vector W
@@ -19,8 +18,12 @@ import PocketTokenizer
 /// table has no column statistics (it is weighted uniformly); a tied one (no `output.weight`)
 /// serves both uses, so its importance is the output statistics scaled to mean 1, plus 1.
 ///
+/// The calibration text arrives as token ids, tokenized by the caller as plain text (no special
+/// tokens), so this layer needs no tokenizer:
+///
 /// ```swift
-/// let matrix = try ImportanceMatrix.collect(model: transformer, tokenizer: tokenizer, text: .default)
+/// let tokens = tokenizer.encode(CalibrationText.default.text, parseSpecial: false)
+/// let matrix = try ImportanceMatrix.collect(model: transformer, tokens: tokens)
 /// matrix.importance(forTensor: "blk.0.ffn_down.weight")   // [Float], one per column
 /// ```
 ///
@@ -50,26 +53,31 @@ public struct ImportanceMatrix: Sendable, Equatable {
         return means.map { $0 + Swift.max(floor, .leastNormalMagnitude) }
     }
 
-    /// Runs `model` over the first `maxTokens` tokens of `text` in independent chunks of
+    /// Runs `model` over the first `maxTokens` of `tokens` in independent chunks of
     /// `chunkLength` (each from an empty cache, like perplexity) and averages the squared
     /// activations entering each matrix.
     ///
     /// - Parameters:
+    ///   - model: The model to measure; its trace hook is borrowed and its cache emptied.
+    ///   - tokens: The calibration text's token ids (a ``CalibrationText`` tokenized as plain text).
+    ///   - maxTokens: How many of `tokens` to evaluate at most.
+    ///   - chunkLength: Tokens per independent chunk (capped at the model's context).
     ///   - progress: Called after each chunk with the tokens done and the total.
-    /// - Throws: ``QuantizationError/calibrationTooShort(tokens:minimum:)`` when the text has
+    /// - Returns: The column means of every weight matrix the calibration exercised.
+    /// - Throws: ``QuantizationError/calibrationTooShort(tokens:minimum:)`` when there are
     ///   fewer than ``minimumTokens`` tokens; ``QuantizationError/calibrationFailed(reason:)``
-    ///   when the model cannot evaluate it.
-    /// - Complexity: One forward pass over `min(maxTokens, tokens)` tokens.
+    ///   when the model cannot evaluate them.
+    /// - Complexity: One forward pass over `min(maxTokens, tokens.count)` tokens.
     public static func collect(
-        model: Transformer, tokenizer: Tokenizer, text: CalibrationText, maxTokens: Int = 4096,
+        model: Transformer, tokens all: [Int], maxTokens: Int = 4096,
         chunkLength: Int = 512, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(QuantizationError) -> ImportanceMatrix {
-        let all = tokenizer.encode(text.text, parseSpecial: false)
         guard all.count >= minimumTokens else { throw .calibrationTooShort(tokens: all.count, minimum: minimumTokens) }
         let tokens = Array(all.prefix(maxTokens))
         let chunk = Swift.max(1, Swift.min(chunkLength, model.contextLength))
         let c = model.configuration
-        let outputName = model.file.tensors.contains { $0.name == "output.weight" } ? "output.weight" : "token_embd.weight"
+        let names = c.architecture.definition, block = names.block
+        let outputName = model.file.tensor(named: names.output) != nil ? names.output : names.tokenEmbedding
         let normed = UnsafeMutablePointer<Float>.allocate(capacity: c.embeddingLength)
         defer { normed.deallocate() }
 
@@ -121,18 +129,18 @@ public struct ImportanceMatrix: Sendable, Equatable {
         func means(_ key: String) -> [Float]? { sums[key].map { $0.map { Float($0 / count) } } }
         var columns: [String: [Float]] = [:]
         for l in 0..<c.layerCount {
-            let p = "blk.\(l)."
+            let p = ArchitectureDefinition.blockPrefix(l)
             if let m = means("attn_norm-\(l)") {
-                for t in ["attn_q", "attn_k", "attn_v"] { columns[p + t + ".weight"] = m }
+                for t in [block.query, block.key, block.value] { columns[p + t] = m }
             }
-            columns[p + "attn_output.weight"] = means("kqv_out-\(l)")
+            columns[p + block.attentionOutput] = means("kqv_out-\(l)")
             if let m = means("ffn_norm-\(l)") {
-                for t in ["ffn_gate", "ffn_up"] { columns[p + t + ".weight"] = m }
+                for t in [block.gate, block.up] { columns[p + t] = m }
             }
-            columns[p + "ffn_down.weight"] = means("ffn_swiglu-\(l)")
+            columns[p + block.down] = means("ffn_swiglu-\(l)")
         }
         if var output = means("output") {
-            if outputName == "token_embd.weight" {
+            if outputName == names.tokenEmbedding {
                 // A tied embedding is also the input lookup table, where every column counts the
                 // same: weight both uses equally (output statistics scaled to mean 1, plus 1).
                 let mean = output.reduce(0, +) / Float(Swift.max(1, output.count))

@@ -55,8 +55,8 @@ import Testing
         var matrices: [ImportanceMatrix] = []
         for threads in [1, 2] {
             let model = try Transformer(file: TestModel.file, contextLength: 128, pool: ThreadPool(threads: threads))
-            matrices.append(try ImportanceMatrix.collect(model: model, tokenizer: TestModel.tokenizer, text: .default,
-                                                         maxTokens: 160, chunkLength: 64))
+            let tokens = TestModel.tokenizer.encode(CalibrationText.default.text, parseSpecial: false)
+            matrices.append(try ImportanceMatrix.collect(model: model, tokens: tokens, maxTokens: 160, chunkLength: 64))
         }
         #expect(matrices[0] == matrices[1])
         let matrix = matrices[0]
@@ -70,7 +70,7 @@ import Testing
 
         let model = try Transformer(file: TestModel.file, contextLength: 128)
         #expect(throws: QuantizationError.calibrationTooShort(tokens: 2, minimum: ImportanceMatrix.minimumTokens)) {
-            try ImportanceMatrix.collect(model: model, tokenizer: TestModel.tokenizer, text: CalibrationText(name: "tiny", text: "Hello world"))
+            try ImportanceMatrix.collect(model: model, tokens: TestModel.tokenizer.encode("Hello world", parseSpecial: false))
         }
     }
 }
