@@ -42,9 +42,10 @@ public enum ReferenceMix {
         return QuantizationRecipe.fallback(for: requested, rowLength: dimensions[0])
     }
 
-    /// Bytes of tensor data of `file` under `target`'s mix, or `nil` when `target` has none.
+    /// Bytes of tensor data of `file` under `target`'s mix, or `nil` when `target` has none or
+    /// the file names no `general.architecture` (its shape keys cannot be found).
     public static func byteCount(of file: GGUFFile, target: QuantizationTarget) -> Int? {
-        let architecture = file.metadata.string("general.architecture") ?? "llama"
+        guard let architecture = file.metadata.string("general.architecture") else { return nil }
         func integer(_ key: String) -> Int? { file.metadata.integer(architecture + "." + key) }
         let heads = integer("attention.head_count") ?? 1
         let kvHeads = integer("attention.head_count_kv") ?? heads
