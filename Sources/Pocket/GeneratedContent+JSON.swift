@@ -1,3 +1,5 @@
+import PocketGrammar
+
 // JSON text <-> GeneratedContent. A small hand-written parser is used because Foundation's
 // JSONSerialization loses the order of object keys, and the order of a structure's keys is
 // part of its meaning here (it is the order properties are generated in). The parser also
@@ -77,7 +79,7 @@ struct JSONTextWriter {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .number(let value): output += Self.format(value)
-        case .string(let value): Self.appendQuoted(value, to: &output)
+        case .string(let value): JSONText.appendQuoted(value, to: &output)
         case .array(let elements):
             writeContainer(open: "[", close: "]", count: elements.count) { writer, index in
                 writer.write(elements[index])
@@ -85,7 +87,7 @@ struct JSONTextWriter {
         case .structure(let properties, let orderedKeys):
             let keys = GeneratedContent.outputKeys(properties, orderedKeys)
             writeContainer(open: "{", close: "}", count: keys.count) { writer, index in
-                Self.appendQuoted(keys[index], to: &writer.output)
+                JSONText.appendQuoted(keys[index], to: &writer.output)
                 writer.output += writer.prettyPrinted ? ": " : ":"
                 writer.write(properties[keys[index]]!)
             }
@@ -120,26 +122,6 @@ struct JSONTextWriter {
             return String(Int64(value))
         }
         return value.description
-    }
-
-    static func appendQuoted(_ string: String, to output: inout String) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }
 

@@ -21,6 +21,16 @@ extension CompiledGrammar {
         return out
     }
 
+    /// Whether `bytes` is a complete document of the grammar.
+    package func accepts(_ bytes: [UInt8]) -> Bool {
+        var stacks = initialStacks
+        for b in bytes {
+            stacks = advance(stacks, b)
+            if stacks.isEmpty { return false }
+        }
+        return isAccepting(stacks)
+    }
+
     /// The parse state with the lengths of open strings replaced by a marker when they are
     /// far from both bounds: beyond the longest token, how much room is left cannot change
     /// which tokens fit, so such states share one cached mask.
