@@ -73,7 +73,7 @@ enum GrammarBenchmarkCommand {
         let result = try GrammarBenchmark.run(vocabulary: vocabulary)
         if masksOnly {
             print(String(format: "mask p50 %.1f µs, p99 %.1f µs over %d masks; vocabulary %d tokens",
-                         result.mask_p50_us, result.mask_p99_us, result.masks, result.vocab_size))
+                         result.maskMedianMicroseconds, result.maskP99Microseconds, result.maskCount, result.vocabularySize))
             return
         }
         progress("measuring constrained against unconstrained decoding on \(url.lastPathComponent)...")
@@ -95,8 +95,8 @@ enum GrammarBenchmarkCommand {
             print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
         } else {
             print("Pocket grammar benchmark — \(Machine.cpuName()), 1 thread for masks")
-            print(String(format: "  mask p50 %.1f µs, p99 %.1f µs over %d masks", result.mask_p50_us, result.mask_p99_us, result.masks))
-            print(String(format: "  compile p50 %.3f ms over %d schemas; vocabulary %d tokens", result.compile_p50_ms, result.schemas, result.vocab_size))
+            print(String(format: "  mask p50 %.1f µs, p99 %.1f µs over %d masks", result.maskMedianMicroseconds, result.maskP99Microseconds, result.maskCount))
+            print(String(format: "  compile p50 %.3f ms over %d schemas; vocabulary %d tokens", result.compileMedianMilliseconds, result.schemaCount, result.vocabularySize))
             print(String(format: "  decoding (\(url.lastPathComponent), %d threads): unconstrained %.1f tokens/s, constrained %.1f tokens/s (%.0f%%)",
                          ThreadPool.defaultThreadCount, endToEnd.free, endToEnd.constrained, 100 * endToEnd.constrained / endToEnd.free))
         }

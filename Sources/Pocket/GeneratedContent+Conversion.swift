@@ -1,3 +1,5 @@
+import PocketGrammar
+
 extension GeneratedContent {
     /// Reads the whole content as a value of the given type.
     ///
@@ -142,7 +144,7 @@ extension GeneratedContent {
             case .string(let value):
                 let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
                 var quoted = ""
-                JSONTextWriter.appendQuoted(shown, to: &quoted)
+                JSONText.appendQuoted(shown, to: &quoted)
                 return "the string \(quoted)"
             case .array(let elements): return "an array of \(elements.count) element\(elements.count == 1 ? "" : "s")"
             case .structure(let properties, let orderedKeys):

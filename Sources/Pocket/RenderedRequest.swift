@@ -74,8 +74,8 @@ struct RenderedRequest: Sendable {
     var messages: [RenderedMessage]
     /// Sampling settings.
     var options: GenerationOptions
-    /// JSON Schema text the reply must follow when it is an answer, or `nil` for free text.
-    var schema: String?
+    /// The schema the reply must follow when it is an answer, or `nil` for free text.
+    var schema: GenerationSchema?
     /// Tools the model may call instead of answering (also with a ``schema``: the reply is then
     /// either a call or the structured value).
     var tools: [RenderedToolDefinition]
@@ -87,7 +87,7 @@ struct RenderedRequest: Sendable {
     /// Creates a request.
     init(
         messages: [RenderedMessage], options: GenerationOptions = GenerationOptions(),
-        schema: String? = nil, tools: [RenderedToolDefinition] = [], allowsToolCalls: Bool = true
+        schema: GenerationSchema? = nil, tools: [RenderedToolDefinition] = [], allowsToolCalls: Bool = true
     ) {
         self.messages = messages
         self.options = options
@@ -116,19 +116,18 @@ struct RenderedReply: Sendable {
 }
 
 extension RenderedRequest {
-    /// Renders an executor request: the transcript as messages, the schema as JSON Schema text.
+    /// Renders an executor request: the transcript as messages, the schema resolved.
     ///
     /// - Throws: ``LanguageModelSession/GenerationError/unsupportedGuide(_:)`` when the schema
     ///   cannot be resolved.
     init(_ request: LanguageModelExecutorGenerationRequest) throws {
-        var schema: String?
-        if let generationSchema = request.schema {
-            do { schema = try generationSchema.jsonSchemaString() } catch {
+        if let schema = request.schema {
+            do { _ = try schema.resolved() } catch {
                 throw LanguageModelSession.GenerationError.unsupportedGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
             }
         }
         self.init(
-            messages: Self.messages(from: request.transcript), options: request.generationOptions, schema: schema,
+            messages: Self.messages(from: request.transcript), options: request.generationOptions, schema: request.schema,
             tools: request.enabledToolDefinitions.map(RenderedToolDefinition.init), allowsToolCalls: request.allowsToolCalls)
     }
 

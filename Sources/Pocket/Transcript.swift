@@ -111,21 +111,16 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         }
 
         enum CodingKeys: String, CodingKey { case id, source, content }
+        private static let coding = TranscriptContentCoding<CodingKeys>(idKey: .id, nameKey: .source, contentKey: .content)
 
         /// Decodes a segment; the content is stored as JSON text.
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = try c.decode(String.self, forKey: .id)
-            source = try c.decode(String.self, forKey: .source)
-            content = try GeneratedContent(json: c.decode(String.self, forKey: .content))
+            (id, source, content) = try Self.coding.decode(from: decoder)
         }
 
         /// Encodes a segment; the content is stored as JSON text.
         public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(source, forKey: .source)
-            try c.encode(content.jsonString, forKey: .content)
+            try Self.coding.encode(id: id, name: source, content: content, to: encoder)
         }
     }
 
@@ -256,21 +251,16 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         }
 
         enum CodingKeys: String, CodingKey { case id, toolName, arguments }
+        private static let coding = TranscriptContentCoding<CodingKeys>(idKey: .id, nameKey: .toolName, contentKey: .arguments)
 
         /// Decodes a call; the arguments are stored as JSON text.
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = try c.decode(String.self, forKey: .id)
-            toolName = try c.decode(String.self, forKey: .toolName)
-            arguments = try GeneratedContent(json: c.decode(String.self, forKey: .arguments))
+            (id, toolName, arguments) = try Self.coding.decode(from: decoder)
         }
 
         /// Encodes a call; the arguments are stored as JSON text.
         public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(toolName, forKey: .toolName)
-            try c.encode(arguments.jsonString, forKey: .arguments)
+            try Self.coding.encode(id: id, name: toolName, content: arguments, to: encoder)
         }
     }
 

@@ -45,8 +45,10 @@ final class TransformerContext {
         return allowed.isEmpty ? nil : allowed
     }
 
-    /// Compiled grammars by schema text (sessions reuse one schema across turns).
+    /// Compiled grammars of tool-call schemas, by schema text (sessions reuse them across turns).
     private var grammars: [String: CompiledGrammar] = [:]
+    /// Compiled grammars of answer schemas (sessions reuse one schema across turns).
+    private var schemaGrammars: [GrammarSchema: CompiledGrammar] = [:]
 
     init(model: SystemLanguageModel.Loaded, contextSize: Int) throws {
         self.model = model
@@ -93,8 +95,9 @@ final class TransformerContext {
         return (logits, common)
     }
 
-    /// The compiled grammar of `schema`; `whitespace` lets calls keep the spacing of the
-    /// template's `tojson` (`{"name": "f", "arguments": {…}}`), which small models follow.
+    /// The compiled grammar of the tool-call schema `schema` (JSON Schema text); `whitespace`
+    /// lets calls keep the spacing of the template's `tojson` (`{"name": "f", "arguments": {…}}`),
+    /// which small models follow.
     private func grammar(for schema: String, whitespace: CompiledGrammar.Whitespace = .compact) throws -> CompiledGrammar {
         let key = whitespace == .compact ? schema : "ws:" + schema
         if let grammar = grammars[key] { return grammar }
@@ -104,6 +107,20 @@ final class TransformerContext {
             let grammar = try CompiledGrammar(
                 JSONSchemaImport.schema(fromJSON: schema, patterns: .wholeString), whitespace: whitespace)
             grammars[key] = grammar
+            return grammar
+        } catch {
+            throw LanguageModelSession.GenerationError.unsupportedGuide(.init(
+                debugDescription: "the schema cannot be enforced by the grammar sampler: \(error)"))
+        }
+    }
+
+    /// The compiled grammar of an answer's schema, lowered straight to the grammar's schema.
+    private func grammar(for schema: GenerationSchema) throws -> CompiledGrammar {
+        do {
+            let lowered = try schema.grammarSchema()
+            if let grammar = schemaGrammars[lowered] { return grammar }
+            let grammar = try CompiledGrammar(lowered)
+            schemaGrammars[lowered] = grammar
             return grammar
         } catch {
             throw LanguageModelSession.GenerationError.unsupportedGuide(.init(

@@ -11,9 +11,9 @@
 ///     .init(name: "age", node: .integer(minimum: 0, maximum: 20)),
 /// ]))
 /// ```
-public struct GrammarSchema: Sendable, Equatable {
+public struct GrammarSchema: Sendable, Hashable {
     /// One kind of JSON value and its constraints.
-    public indirect enum Node: Sendable, Equatable {
+    public indirect enum Node: Sendable, Hashable {
         /// An object with properties in this order; optional ones may be left out.
         case object([Property])
         /// An array of `items` with a count in `minimum...maximum` (`maximum` nil: unbounded).
@@ -49,7 +49,7 @@ public struct GrammarSchema: Sendable, Equatable {
     }
 
     /// An object property.
-    public struct Property: Sendable, Equatable {
+    public struct Property: Sendable, Hashable {
         /// The key.
         public var name: String
         /// The value's schema.
@@ -66,7 +66,7 @@ public struct GrammarSchema: Sendable, Equatable {
     }
 
     /// Keys beyond an object's declared properties, and the schema of their values.
-    public struct ExtraProperties: Sendable, Equatable {
+    public struct ExtraProperties: Sendable, Hashable {
         /// Keys must contain a match of one of these patterns (ECMA-262 search, as JSON
         /// Schema's `patternProperties`); empty: any key.
         public var keyPatterns: [String]
@@ -87,7 +87,7 @@ public struct GrammarSchema: Sendable, Equatable {
     }
 
     /// What a string may contain.
-    public struct StringConstraint: Sendable, Equatable {
+    public struct StringConstraint: Sendable, Hashable {
         /// When set, the string must be one of these values.
         public var choices: [String]?
         /// When set, the whole string must match this regular expression (see `RegexParser` for

@@ -57,15 +57,3 @@ extension SchemaImporter {
         }
     }
 }
-
-extension CompiledGrammar {
-    /// Whether `bytes` is a complete document of the grammar.
-    func accepts(_ bytes: [UInt8]) -> Bool {
-        var stacks = initialStacks
-        for b in bytes {
-            stacks = advance(stacks, b)
-            if stacks.isEmpty { return false }
-        }
-        return isAccepting(stacks)
-    }
-}

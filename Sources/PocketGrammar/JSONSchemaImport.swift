@@ -239,7 +239,7 @@ struct SchemaImporter {
 
 extension GrammarError {
     /// Whether the error says the schema accepts no value (as opposed to "cannot enforce").
-    var isUnsatisfiable: Bool {
+    package var isUnsatisfiable: Bool {
         if case .invalidSchema(let message, _) = self {
             return message.contains("no value") || message.contains("are empty") || message.contains("no type")
                 || message.contains("can be satisfied") || message.contains("accepts no")

@@ -22,6 +22,24 @@ import Testing
         #expect(decoded.count == 5)
     }
 
+    /// Structured segments and tool calls store their content as JSON text beside an
+    /// identifier and a name; the encoded form is fixed.
+    @Test func contentIsEncodedAsJSONText() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let segment = Transcript.StructuredSegment(id: "s1", source: "Pet", content: GeneratedContent(properties: ["name": "Rex"]))
+        let segmentJSON = String(decoding: try encoder.encode(segment), as: UTF8.self)
+        #expect(segmentJSON == #"{"content":"{\"name\":\"Rex\"}","id":"s1","source":"Pet"}"#)
+        #expect(try JSONDecoder().decode(Transcript.StructuredSegment.self, from: Data(segmentJSON.utf8)) == segment)
+        let call = Transcript.ToolCall(id: "c1", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Oslo"]))
+        let callJSON = String(decoding: try encoder.encode(call), as: UTF8.self)
+        #expect(callJSON == #"{"arguments":"{\"city\":\"Oslo\"}","id":"c1","toolName":"getWeather"}"#)
+        #expect(try JSONDecoder().decode(Transcript.ToolCall.self, from: Data(callJSON.utf8)) == call)
+        #expect(throws: GeneratedContent.JSONError.self) {
+            try JSONDecoder().decode(Transcript.ToolCall.self, from: Data(#"{"arguments":"}","id":"c1","toolName":"t"}"#.utf8))
+        }
+    }
+
     @Test func entriesKeepIdentifiersAndOrder() throws {
         let transcript = try Self.sample()
         #expect(transcript.map(\.id).count == Set(transcript.map(\.id)).count)

@@ -1,28 +1,36 @@
 import Foundation
+import PocketGrammar
 
-/// Measures the grammar engine on a vocabulary: schema compile time and mask time over a suite
-/// of representative schemas, walking each one with a deterministic token sequence.
-public enum GrammarBenchmark {
-    /// What one run measured.
-    public struct Result: Codable, Sendable {
+/// The grammar engine measured on a vocabulary: schema compile time and mask time over a suite
+/// of representative schemas, walking each one with a deterministic token sequence
+/// (`pocket-bench grammar`, ``GrammarBenchmarkCommand``).
+enum GrammarBenchmark {
+    /// What one run measured. Encoded with the snake_case keys of `pocket-bench grammar --json`.
+    struct Result: Codable, Sendable {
         /// Median time to compute one token mask, in microseconds.
-        public var mask_p50_us: Double
+        var maskMedianMicroseconds: Double
         /// 99th-percentile mask time, in microseconds.
-        public var mask_p99_us: Double
+        var maskP99Microseconds: Double
         /// Median schema compile time (import + compile), in milliseconds.
-        public var compile_p50_ms: Double
+        var compileMedianMilliseconds: Double
         /// Number of schemas in the suite.
-        public var schemas: Int
+        var schemaCount: Int
         /// Tokens in the vocabulary.
-        public var vocab_size: Int
+        var vocabularySize: Int
         /// Masks measured.
-        public var masks: Int
+        var maskCount: Int
+
+        private enum CodingKeys: String, CodingKey {
+            case maskMedianMicroseconds = "mask_p50_us", maskP99Microseconds = "mask_p99_us"
+            case compileMedianMilliseconds = "compile_p50_ms", schemaCount = "schemas"
+            case vocabularySize = "vocab_size", maskCount = "masks"
+        }
     }
 
     /// The suite: flat objects, nested arrays of objects, enums, numeric ranges, free strings,
     /// recursive types, choices and free-form values. Objects are closed and patterns anchored,
     /// as in the schemas Pocket writes for `@Generable` types.
-    public static let suite: [String] = [
+    static let suite: [String] = [
         ##"{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0,"maximum":20},"profile":{"type":"string"}},"required":["name","age","profile"],"additionalProperties":false}"##,
         ##"{"type":"object","properties":{"suggestions":{"type":"array","items":{"type":"string"},"minItems":4,"maxItems":4}},"required":["suggestions"],"additionalProperties":false}"##,
         ##"{"type":"object","properties":{"title":{"type":"string"},"days":{"type":"array","items":{"$ref":"#/$defs/Day"},"maxItems":3}},"required":["title","days"],"additionalProperties":false,"$defs":{"Day":{"type":"object","properties":{"day":{"type":"integer","minimum":1,"maximum":7},"activities":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["day","activities"],"additionalProperties":false}}}"##,
@@ -50,24 +58,21 @@ public enum GrammarBenchmark {
     /// Runs the suite: compiles each schema `repetitions` times, then walks it for up to
     /// `steps` tokens choosing, at each step, the allowed token that a fixed pseudo-random
     /// preference order ranks first, and times every mask.
-    public static func run(vocabulary: Vocabulary, steps: Int = 64, repetitions: Int = 5) throws -> Result {
+    ///
+    /// - Throws: ``GrammarError`` when a schema of the suite cannot be compiled.
+    static func run(vocabulary: Vocabulary, steps: Int = 64, repetitions: Int = 5) throws -> Result {
         var compileTimes: [Double] = []
         var maskTimes: [Double] = []
-        let clock = ContinuousClock()
         for (index, text) in suite.enumerated() {
             var grammar: CompiledGrammar?
             for _ in 0..<repetitions {
-                let start = clock.now
-                grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: text))
-                compileTimes.append(seconds(clock.now - start) * 1000)
+                compileTimes.append(try Machine.time { grammar = try CompiledGrammar(JSONSchemaImport.schema(fromJSON: text)) } * 1000)
             }
             var matcher = GrammarMatcher(grammar: grammar!, vocabulary: vocabulary)
             var mask = TokenMask(count: vocabulary.count)
             var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 | 1
             for _ in 0..<steps {
-                let start = clock.now
-                matcher.fillMask(&mask)
-                maskTimes.append(seconds(clock.now - start) * 1e6)
+                maskTimes.append(Machine.time { matcher.fillMask(&mask) } * 1e6)
                 let allowed = mask.allowedTokens.filter { !vocabulary.endOfGeneration.contains($0) }
                 if allowed.isEmpty || matcher.isComplete { break }
                 state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -78,13 +83,8 @@ public enum GrammarBenchmark {
             let sorted = values.sorted()
             return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
         }
-        return Result(mask_p50_us: percentile(maskTimes, 0.5), mask_p99_us: percentile(maskTimes, 0.99),
-                      compile_p50_ms: percentile(compileTimes, 0.5), schemas: suite.count,
-                      vocab_size: vocabulary.count, masks: maskTimes.count)
-    }
-
-    private static func seconds(_ d: Duration) -> Double {
-        let (s, atto) = d.components
-        return Double(s) + Double(atto) * 1e-18
+        return Result(maskMedianMicroseconds: percentile(maskTimes, 0.5), maskP99Microseconds: percentile(maskTimes, 0.99),
+                      compileMedianMilliseconds: percentile(compileTimes, 0.5), schemaCount: suite.count,
+                      vocabularySize: vocabulary.count, maskCount: maskTimes.count)
     }
 }

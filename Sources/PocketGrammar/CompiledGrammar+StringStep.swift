@@ -1,6 +1,6 @@
 // One byte of plain (unpatterned) string content as a pure function of a few integers.
 //
-// The byte matcher (`feedString`) and the allocation-free trie walk over string states
+// The byte transitions (`feedString`) and the allocation-free trie walk over string states
 // (`GrammarMatcher.walkString`) both use it, so the fast mask path cannot drift from the
 // matcher's rules.
 

@@ -1,97 +1,10 @@
-// The byte-level matcher: a set of parse stacks advanced one byte at a time.
+// `CompiledGrammar`'s byte transitions: a set of parse stacks (see `Frame`) advanced one byte
+// at a time.
 //
-// Each stack is a list of frames, the top one saying what the next byte may be. A byte moves
-// every stack forward (or kills it); choices (`anyOf`, optional properties, enum strings that
-// share a prefix) are followed in parallel as separate stacks and merged when identical. An
-// empty stack means the document is complete. Output is compact JSON: no whitespace outside
-// strings, properties in schema order.
-
-/// One level of a parse stack.
-enum Frame: Hashable, Sendable {
-    /// A value of node `n` starts with the next byte (`n < 0`: any JSON value).
-    case expect(Int32)
-    /// Matching literal `id` (key, enum string, `true`…), `matched` bytes so far.
-    case literal(id: Int32, matched: Int32)
-    /// After `{`: a first key or `}`.
-    case objectOpen(Int32)
-    /// Matching the `"key":` of property `property` (index into the object's properties).
-    case objectKey(Int32, property: Int32, matched: Int32)
-    /// Waiting under a property's value.
-    case objectValue(Int32, property: Int32)
-    /// After property `after`'s value: `,` or `}`.
-    case objectNext(Int32, after: Int32)
-    /// After `,`: the `"` of the next key.
-    case objectComma(Int32, after: Int32)
-    /// After `[`.
-    case arrayOpen(Int32)
-    /// Waiting under an element; `count` elements were complete before it.
-    case arrayItem(Int32, count: Int32)
-    /// After `count` elements: `,` or `]`.
-    case arrayNext(Int32, count: Int32)
-    /// Inside string content (node `n`, or `keyNode` for a free object's key).
-    case string(Int32, length: Int32, state: StringState)
-    /// Inside a string that must match a pattern: the automaton state (``PatternAutomaton``: index
-    /// plus one), bytes so far, and a partly read
-    /// UTF-8 character (`pending` bytes still needed, `scalar` its bits so far).
-    case patternString(Int32, states: UInt64, length: Int32, scalar: UInt32, pending: UInt8, width: UInt8)
-    /// Inside a number.
-    case number(NumberState)
-    /// Any-value object: after `{`, after a key, waiting under a value, after a value, after `,`.
-    case freeObjectOpen, freeObjectKey, freeObjectColon, freeObjectValue, freeObjectNext, freeObjectComma
-    /// Any-value array: after `[`, waiting under an element, after an element.
-    case freeArrayOpen, freeArrayItem, freeArrayNext
-    /// Extra keys of object `n` (rule `rule` of its extras): waiting under the key string, after
-    /// it, waiting under the value; then after a value (`,` or `}`) and after `,`.
-    case extraKey(Int32, rule: Int32), extraColon(Int32, rule: Int32), extraValue(Int32, rule: Int32)
-    case extraNext(Int32), extraComma(Int32)
-    /// A run of whitespace between JSON tokens (only when the grammar allows whitespace).
-    case whitespace(run: Int32)
-}
-
-/// Where string content is: plain, after `\`, in a `\u` escape (four hex digits), or inside a multi-byte
-/// UTF-8 character (with the range the next byte must fall in).
-struct StringState: Hashable, Sendable {
-    var escape: UInt8 = 0          // 0 none, 1 after backslash, 2…5: hex digits still needed = 6 - escape
-    var continuation: UInt8 = 0    // UTF-8 continuation bytes still needed
-    var low: UInt8 = 0x80, high: UInt8 = 0xBF   // allowed range of the next continuation byte
-    /// Characters begun so far (an escape sequence is one), saturated at the string's
-    /// `minLength`: JSON Schema counts characters, and past the minimum the count no longer
-    /// matters (so it does not split cached states).
-    var characters: Int32 = 0
-
-    /// The state after a character begins.
-    func begun(_ minimum: Int32) -> StringState {
-        var s = self
-        if s.characters < minimum { s.characters += 1 }
-        return s
-    }
-}
-
-/// A number read so far. Values are limited to 15 integer and 15 fraction digits, without
-/// exponents, which keeps range checks exact enough and output readable.
-struct NumberState: Hashable, Sendable {
-    var node: Int32
-    var negative = false
-    /// 0 after `-`, 1 in the integer part, 2 right after `.`, 3 in the fraction.
-    var phase: UInt8 = 1
-    var integerDigits: Int8 = 0
-    var fractionDigits: Int8 = 0
-    var leadingZero = false
-    /// Magnitude of the digits so far, as a decimal value.
-    var magnitude: Double = 0
-
-    static let maximumDigits: Int8 = 15
-}
-
-/// Special node ids.
-enum SpecialNode {
-    /// Any JSON value.
-    static let anyValue: Int32 = -1
-    /// The key of an any-value object.
-    static let key: Int32 = -2
-    /// No node (an array with no elements beyond its prefix).
-    static let none: Int32 = -3
-}
+// A byte moves every stack forward (or kills it); choices (`anyOf`, optional properties, enum
+// strings that share a prefix) are followed in parallel as separate stacks and merged when
+// identical. An empty stack means the document is complete. Output is compact JSON: no
+// whitespace outside strings, properties in schema order.
 
 extension CompiledGrammar {
     /// The starting stacks of a document.
@@ -106,6 +19,16 @@ extension CompiledGrammar {
             out = out.filter { seen.insert($0).inserted }
         }
         return out
+    }
+
+    /// Whether `bytes` is a complete document of the grammar.
+    package func accepts(_ bytes: [UInt8]) -> Bool {
+        var stacks = initialStacks
+        for b in bytes {
+            stacks = advance(stacks, b)
+            if stacks.isEmpty { return false }
+        }
+        return isAccepting(stacks)
     }
 
     /// The parse state with the lengths of open strings replaced by a marker when they are
@@ -201,6 +124,9 @@ extension CompiledGrammar {
         }
     }
 
+    /// Advances one stack by `byte`, appending the stacks it becomes to `out` (none when the
+    /// byte is refused). Optional whitespace between tokens is handled here; everything else
+    /// by the function of the top frame's family.
     private func feed(_ stack: [Frame], _ byte: UInt8, into out: inout [[Frame]]) {
         guard let top = stack.last else { return }  // a complete document takes no more bytes
         if maximumWhitespace > 0 && isWhitespace(byte) && isBetweenTokens(top) {
@@ -211,23 +137,59 @@ extension CompiledGrammar {
         }
         switch top {
         case .whitespace(let run):
-            if isWhitespace(byte) {
-                if run < maximumWhitespace { out.append(replacingTop(stack, with: .whitespace(run: run + 1))) }
-            } else {
-                feed(Array(stack.dropLast()), byte, into: &out)
-            }
+            feedWhitespace(stack, run, byte, into: &out)
         case .expect(let n):
             feedValueStart(stack, n, byte, into: &out)
-
         case .literal(let id, let matched):
-            let bytes = literals[Int(id)]
-            guard bytes[Int(matched)] == byte else { return }
-            if Int(matched) + 1 == bytes.count {
-                complete(stack, into: &out)
-            } else {
-                out.append(replacingTop(stack, with: .literal(id: id, matched: matched + 1)))
-            }
+            feedLiteral(stack, id, matched, byte, into: &out)
+        case .objectOpen, .objectNext, .objectComma, .objectKey:
+            feedObject(stack, top, byte, into: &out)
+        case .extraColon, .extraNext, .extraComma:
+            feedExtra(stack, top, byte, into: &out)
+        case .arrayOpen, .arrayNext:
+            feedArray(stack, top, byte, into: &out)
+        case .string(let n, let length, let state):
+            feedString(stack, n, length, state, byte, into: &out)
+        case .patternString(let n, let states, let length, let scalar, let pending, let width):
+            let position = PatternPosition(states: states, length: length, scalar: scalar, pending: pending, width: width)
+            feedPatternString(stack, n, position, byte, into: &out)
+        case .number(let state):
+            feedNumber(stack, state, byte, into: &out)
+        case .freeObjectOpen, .freeObjectColon, .freeObjectNext, .freeObjectComma:
+            feedFreeObject(stack, top, byte, into: &out)
+        case .freeArrayOpen, .freeArrayNext:
+            feedFreeArray(stack, top, byte, into: &out)
+        case .objectValue, .arrayItem, .freeObjectKey, .freeObjectValue, .freeArrayItem, .extraKey, .extraValue:
+            return  // waiting frames are never on top
+        }
+    }
 
+    /// Inside a run of whitespace: more whitespace up to the limit, or the byte after it.
+    @inline(__always)
+    private func feedWhitespace(_ stack: [Frame], _ run: Int32, _ byte: UInt8, into out: inout [[Frame]]) {
+        if isWhitespace(byte) {
+            if run < maximumWhitespace { out.append(replacingTop(stack, with: .whitespace(run: run + 1))) }
+        } else {
+            feed(Array(stack.dropLast()), byte, into: &out)
+        }
+    }
+
+    /// Inside a literal (key, enum string, `true`…): its next byte.
+    @inline(__always)
+    private func feedLiteral(_ stack: [Frame], _ id: Int32, _ matched: Int32, _ byte: UInt8, into out: inout [[Frame]]) {
+        let bytes = literals[Int(id)]
+        guard bytes[Int(matched)] == byte else { return }
+        if Int(matched) + 1 == bytes.count {
+            complete(stack, into: &out)
+        } else {
+            out.append(replacingTop(stack, with: .literal(id: id, matched: matched + 1)))
+        }
+    }
+
+    /// An object of the schema: after `{`, after a value, after `,`, or inside a `"key":`.
+    @inline(__always)
+    private func feedObject(_ stack: [Frame], _ top: Frame, _ byte: UInt8, into out: inout [[Frame]]) {
+        switch top {
         case .objectOpen(let n):
             let (candidates, canClose) = nextProperties(n, after: -1)
             if byte == UInt8(ascii: "}") && canClose { complete(stack, into: &out) }
@@ -235,14 +197,12 @@ extension CompiledGrammar {
                 for q in candidates { out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: 1))) }
                 if canClose { startExtraKey(stack, n, into: &out) }
             }
-
         case .objectNext(let n, let after):
             let (candidates, canClose) = nextProperties(n, after: after)
             if byte == UInt8(ascii: "}") && canClose { complete(stack, into: &out) }
             if byte == UInt8(ascii: ",") && (!candidates.isEmpty || (canClose && hasExtras(n))) {
                 out.append(replacingTop(stack, with: .objectComma(n, after: after)))
             }
-
         case .objectComma(let n, let after):
             guard byte == UInt8(ascii: "\"") else { return }
             let (candidates, canClose) = nextProperties(n, after: after)
@@ -250,18 +210,6 @@ extension CompiledGrammar {
                 out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: 1)))
             }
             if canClose { startExtraKey(stack, n, into: &out) }
-
-        case .extraColon(let n, let r):
-            guard byte == UInt8(ascii: ":"), case .object(_, let extras) = kinds[Int(n)] else { return }
-            var next = replacingTop(stack, with: .extraValue(n, rule: r))
-            next.append(.expect(extras[Int(r)].value))
-            out.append(next)
-        case .extraNext(let n):
-            if byte == UInt8(ascii: "}") { complete(stack, into: &out) }
-            if byte == UInt8(ascii: ",") { out.append(replacingTop(stack, with: .extraComma(n))) }
-        case .extraComma(let n):
-            if byte == UInt8(ascii: "\"") { startExtraKey(stack, n, into: &out) }
-
         case .objectKey(let n, let q, let matched):
             guard case .object(let props, _) = kinds[Int(n)] else { return }
             let property = properties[Int(props[Int(q)])]
@@ -274,7 +222,35 @@ extension CompiledGrammar {
             } else {
                 out.append(replacingTop(stack, with: .objectKey(n, property: q, matched: matched + 1)))
             }
+        default:
+            return
+        }
+    }
 
+    /// An object's extra keys (beyond its declared properties): the `:` after a key, then `,`
+    /// or `}` after a value, then the `"` of the next key.
+    @inline(__always)
+    private func feedExtra(_ stack: [Frame], _ top: Frame, _ byte: UInt8, into out: inout [[Frame]]) {
+        switch top {
+        case .extraColon(let n, let r):
+            guard byte == UInt8(ascii: ":"), case .object(_, let extras) = kinds[Int(n)] else { return }
+            var next = replacingTop(stack, with: .extraValue(n, rule: r))
+            next.append(.expect(extras[Int(r)].value))
+            out.append(next)
+        case .extraNext(let n):
+            if byte == UInt8(ascii: "}") { complete(stack, into: &out) }
+            if byte == UInt8(ascii: ",") { out.append(replacingTop(stack, with: .extraComma(n))) }
+        case .extraComma(let n):
+            if byte == UInt8(ascii: "\"") { startExtraKey(stack, n, into: &out) }
+        default:
+            return
+        }
+    }
+
+    /// An array of the schema: after `[` (the first element or `]`), after an element (`,` or `]`).
+    @inline(__always)
+    private func feedArray(_ stack: [Frame], _ top: Frame, _ byte: UInt8, into out: inout [[Frame]]) {
+        switch top {
         case .arrayOpen(let n):
             guard case .array(_, let minimum, let maximum, _) = kinds[Int(n)] else { return }
             if byte == UInt8(ascii: "]") && minimum == 0 { complete(stack, into: &out); return }
@@ -283,7 +259,6 @@ extension CompiledGrammar {
             var next = replacingTop(stack, with: .arrayItem(n, count: 0))
             next.append(.expect(item))
             feed(next, byte, into: &out)
-
         case .arrayNext(let n, let count):
             guard case .array(_, let minimum, let maximum, _) = kinds[Int(n)] else { return }
             if byte == UInt8(ascii: "]") && count >= minimum { complete(stack, into: &out) }
@@ -293,31 +268,42 @@ extension CompiledGrammar {
                 next.append(.expect(item))
                 out.append(next)
             }
+        default:
+            return
+        }
+    }
 
-        case .string(let n, let length, let state):
-            feedString(stack, n, length, state, byte, into: &out)
+    /// Inside a pattern-constrained string: the closing `"` once the pattern has matched, or a
+    /// content byte the pattern and the length limit allow.
+    @inline(__always)
+    private func feedPatternString(_ stack: [Frame], _ n: Int32, _ position: PatternPosition, _ byte: UInt8, into out: inout [[Frame]]) {
+        if byte == UInt8(ascii: "\""), position.pending == 0 {
+            guard case .pattern(let p, _) = kinds[Int(n)], patterns[Int(p)].isAccepting(position.states) else { return }
+            complete(stack, into: &out)
+        } else if case .pattern(let p, let maximum) = kinds[Int(n)],
+                  let next = Self.patternStep(patterns[Int(p)], maximum, position, byte) {
+            out.append(replacingTop(stack, with: .patternString(
+                n, states: next.states, length: next.length, scalar: next.scalar, pending: next.pending, width: next.width)))
+        }
+    }
 
-        case .patternString(let n, let states, let length, let scalar, let pending, let width):
-            let position = PatternPosition(states: states, length: length, scalar: scalar, pending: pending, width: width)
-            if byte == UInt8(ascii: "\""), pending == 0 {
-                guard case .pattern(let p, _) = kinds[Int(n)], patterns[Int(p)].isAccepting(states) else { return }
-                complete(stack, into: &out)
-            } else if case .pattern(let p, let maximum) = kinds[Int(n)],
-                      let next = Self.patternStep(patterns[Int(p)], maximum, position, byte) {
-                out.append(replacingTop(stack, with: .patternString(
-                    n, states: next.states, length: next.length, scalar: next.scalar, pending: next.pending, width: next.width)))
-            }
+    /// Inside a number: a byte that extends it, or, once it is complete, the parent's next byte.
+    @inline(__always)
+    private func feedNumber(_ stack: [Frame], _ state: NumberState, _ byte: UInt8, into out: inout [[Frame]]) {
+        if let next = extend(state, byte) {
+            out.append(replacingTop(stack, with: .number(next)))
+        } else if numberIsComplete(state) {
+            // The byte ends the number and belongs to the parent.
+            var finished: [[Frame]] = []
+            complete(stack, into: &finished)
+            for s in finished { feed(s, byte, into: &out) }
+        }
+    }
 
-        case .number(let state):
-            if let next = extend(state, byte) {
-                out.append(replacingTop(stack, with: .number(next)))
-            } else if numberIsComplete(state) {
-                // The byte ends the number and belongs to the parent.
-                var finished: [[Frame]] = []
-                complete(stack, into: &finished)
-                for s in finished { feed(s, byte, into: &out) }
-            }
-
+    /// An any-value object: after `{`, after a key (`:`), after a value (`,` or `}`), after `,`.
+    @inline(__always)
+    private func feedFreeObject(_ stack: [Frame], _ top: Frame, _ byte: UInt8, into out: inout [[Frame]]) {
+        switch top {
         case .freeObjectOpen:
             if byte == UInt8(ascii: "}") { complete(stack, into: &out) }
             if byte == UInt8(ascii: "\"") {
@@ -338,6 +324,15 @@ extension CompiledGrammar {
             var next = replacingTop(stack, with: .freeObjectKey)
             next.append(.string(SpecialNode.key, length: 0, state: StringState()))
             out.append(next)
+        default:
+            return
+        }
+    }
+
+    /// An any-value array: after `[` (an element or `]`), after an element (`,` or `]`).
+    @inline(__always)
+    private func feedFreeArray(_ stack: [Frame], _ top: Frame, _ byte: UInt8, into out: inout [[Frame]]) {
+        switch top {
         case .freeArrayOpen:
             if byte == UInt8(ascii: "]") { complete(stack, into: &out); return }
             var next = replacingTop(stack, with: .freeArrayItem)
@@ -350,8 +345,8 @@ extension CompiledGrammar {
                 next.append(.expect(SpecialNode.anyValue))
                 out.append(next)
             }
-        case .objectValue, .arrayItem, .freeObjectKey, .freeObjectValue, .freeArrayItem, .extraKey, .extraValue:
-            return  // waiting frames are never on top
+        default:
+            return
         }
     }
 
