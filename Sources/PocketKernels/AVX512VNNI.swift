@@ -42,15 +42,14 @@ package enum VNNI {
     @inline(__always)
     package static func halves(_ pointer: UnsafeRawPointer, _ offset: Int) -> SIMD2<Float> {
         let bits = pointer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-        let floats = unsafeBitCast(_mm_cvtph_ps(_mm_cvtsi32_si128(bits)), to: SIMD4<Float>.self)
-        return floats.lowHalf
+        return _mm_cvtph_ps(_mm_cvtsi32_si128(bits)).lowHalf
     }
 
     /// The fp16 number at `pointer + offset` as a float (see ``halves(_:_:)``).
     @inline(__always)
     package static func half(_ pointer: UnsafeRawPointer, _ offset: Int) -> Float {
         let bits = Int32(pointer.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-        return unsafeBitCast(_mm_cvtph_ps(_mm_cvtsi32_si128(bits)), to: SIMD4<Float>.self)[0]
+        return _mm_cvtph_ps(_mm_cvtsi32_si128(bits))[0]
     }
 
     /// 64 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere.
@@ -65,15 +64,13 @@ package enum VNNI {
     package static func spread(_ pair: SIMD2<Float>) -> SIMD16<Float> {
         let wide = SIMD4(lowHalf: pair, highHalf: pair)
         let index = SIMD16<Int32>(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1)
-        return unsafeBitCast(
-            _mm512_permutexvar_ps(unsafeBitCast(index, to: __m512i.self), _mm512_castps128_ps512(unsafeBitCast(wide, to: __m128.self))),
-            to: SIMD16<Float>.self)
+        return _mm512_permutexvar_ps(unsafeBitCast(index, to: __m512i.self), _mm512_castps128_ps512(wide))
     }
 
     /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
     @inline(__always)
     package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {
-        unsafeBitCast(_mm512_cvtepi32_ps(unsafeBitCast(v, to: __m512i.self)), to: SIMD16<Float>.self)
+        _mm512_cvtepi32_ps(unsafeBitCast(v, to: __m512i.self))
     }
 
     /// The sum of the lanes, halving the vector each step (the standard library's `sum()` is

@@ -2,7 +2,7 @@
 /// calls. Every ``QuantizedDotFormat`` is one (its portable Swift-SIMD kernel); per-ISA kernels
 /// are separate types (e.g. `Q8_0.AVX512`) that a format names as its ``QuantizedDotFormat/Kernel``
 /// on builds for that instruction set.
-public protocol DotKernel {
+public protocol DotKernel: Sendable {
     /// Dot product of one weight row (`blocks` consecutive blocks) with one activation vector.
     ///
     /// - Parameters:
