@@ -20,9 +20,10 @@ public enum BlockFormats {
     ///
     /// A format with an integer dot-product kernel is visited through
     /// ``BlockFormatVisitor/visit(quantized:)``, any other through
-    /// ``BlockFormatVisitor/visit(plain:)``.
-    @inline(__always)
-    package static func visit<V: BlockFormatVisitor>(_ type: GGMLType, _ visitor: V) -> V.Result? {
+    /// ``BlockFormatVisitor/visit(plain:)``. Inlinable, so that a visitor in another module
+    /// (the kernel benchmark) is specialized as well.
+    @inlinable @inline(__always)
+    public static func visit<V: BlockFormatVisitor>(_ type: GGMLType, _ visitor: V) -> V.Result? {
         switch type {
         case .f32: visitor.visit(plain: F32.self)
         case .f16: visitor.visit(plain: F16.self)
@@ -82,7 +83,7 @@ public enum BlockFormats {
 /// Generic code run with one row of ``BlockFormats`` as a static type (see
 /// ``BlockFormats/visit(_:_:)``): each method is specialized per format, where an existential
 /// `any BlockFormat.Type` would dispatch every call through a witness table.
-package protocol BlockFormatVisitor {
+public protocol BlockFormatVisitor {
     /// What a visit returns.
     associatedtype Result
     /// Called with a format that has no integer kernel (F32, F16, BF16).
@@ -94,6 +95,6 @@ package protocol BlockFormatVisitor {
 
 extension BlockFormatVisitor {
     /// Treats a quantized format like any other.
-    @inline(__always)
-    package func visit<F: QuantizedDotFormat>(quantized format: F.Type) -> Result { visit(plain: format) }
+    @inlinable @inline(__always)
+    public func visit<F: QuantizedDotFormat>(quantized format: F.Type) -> Result { visit(plain: format) }
 }
