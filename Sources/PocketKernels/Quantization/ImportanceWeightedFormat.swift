@@ -32,3 +32,13 @@ public protocol ImportanceWeightedFormat: QuantizableFormat {
         _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
         into destination: UnsafeMutableRawPointer)
 }
+
+extension ImportanceWeightedFormat {
+    /// The unweighted encoding: the importance-weighted one with all weights equal. (The
+    /// 32-weight formats have their own, reference-exact encoder instead.)
+    public static func quantize(
+        _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
+    ) {
+        quantize(source, importance: nil, blocks: count, into: destination)
+    }
+}

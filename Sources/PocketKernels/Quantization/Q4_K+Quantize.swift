@@ -16,12 +16,6 @@ extension Q4_K: ImportanceWeightedFormat {
     public static let fileTypes: (pure: UInt32, mixed: UInt32) = (14, 15)  // Q4_K_S / Q4_K_M
 
     public static func quantize(
-        _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
-    ) {
-        quantize(source, importance: nil, blocks: count, into: destination)
-    }
-
-    public static func quantize(
         _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
         into destination: UnsafeMutableRawPointer
     ) {

@@ -16,12 +16,6 @@ extension Q6_K: ImportanceWeightedFormat {
     public static let fileTypes: (pure: UInt32, mixed: UInt32) = (18, 18)
 
     public static func quantize(
-        _ source: UnsafePointer<Float>, blocks count: Int, into destination: UnsafeMutableRawPointer
-    ) {
-        quantize(source, importance: nil, blocks: count, into: destination)
-    }
-
-    public static func quantize(
         _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
         into destination: UnsafeMutableRawPointer
     ) {
