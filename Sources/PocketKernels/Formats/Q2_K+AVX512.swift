@@ -21,7 +21,7 @@ extension Q2_K {
         /// bottom: lanes 4…7 and 12…15 belong to the odd sub-block, one byte further.
         static let laneShifts = SIMD16<UInt32>(0, 0, 0, 0, 8, 8, 8, 8, 0, 0, 0, 0, 8, 8, 8, 8)
 
-        @inline(__always)
+        @inline(never)
         public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
             var sum = SIMD16<Float>()
             var block = row

@@ -18,16 +18,6 @@ extension Q3_K {
         static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 2 }
 
-        @inline(__always)
-        public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-            superBlockDot(row: row, x, blocks: blocks)
-        }
-
-        @inline(never)
-        public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-            superBlockDot4(row: row, x, blocks: blocks)
-        }
-
         /// Weights 64k…64k+63 of the super-block as bytes q + 4 ∈ 0…7 in weight order.
         @inline(__always)
         static func weights(_ block: UnsafeRawPointer, _ k: Int) -> SIMD16<UInt32> {

@@ -16,16 +16,6 @@ extension Q5_0 {
         static var offsetShift: Int32 { 4 }
 
         @inline(__always)
-        public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-            pairedDot(row: row, x, blocks: blocks)
-        }
-
-        @inline(never)
-        public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-            pairedDot4(row: row, x, blocks: blocks)
-        }
-
-        @inline(__always)
         static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, d: SIMD2<Float>) {
             let next = block + bytesPerBlock
             let q0 = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)

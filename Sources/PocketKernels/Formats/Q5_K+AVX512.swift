@@ -13,16 +13,6 @@ extension Q5_K {
         public static var activationLayouts: Q8Activations.Layouts { .bytes }
         static var superBlockBytes: Int { bytesPerBlock }
 
-        @inline(__always)
-        public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-            scaleMinDot(row: row, x, blocks: blocks)
-        }
-
-        @inline(never)
-        public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-            scaleMinDot4(row: row, x, blocks: blocks)
-        }
-
         /// Sub-blocks 2c and 2c + 1 as 64 bytes q ∈ 0…31 in weight order.
         @inline(__always)
         static func weights(_ block: UnsafeRawPointer, _ c: Int) -> SIMD16<UInt32> {

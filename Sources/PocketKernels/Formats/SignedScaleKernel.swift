@@ -32,8 +32,22 @@ enum SignedScaleKernels {
 }
 
 extension SignedScaleKernel {
-    /// ``DotKernel/dot(row:_:blocks:)`` for this kernel. (Each kernel's own `dot` calls it, so
-    /// that the body is specialized for the concrete kernel.)
+    /// The kernel's ``DotKernel/dot(row:_:blocks:)``. The matrix products call it with the
+    /// kernel as a static type (``KernelTable``), so it is specialized there; a call from
+    /// another module goes through the conformance and is not. Not inlined: inside the row
+    /// loop the 32-weight formats' loop ran about 1.5× slower.
+    @inline(never)
+    public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
+        superBlockDot(row: row, x, blocks: blocks)
+    }
+
+    /// The kernel's ``DotKernel/dot4(row:_:blocks:)`` (see ``dot(row:_:blocks:)``).
+    @inline(never)
+    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+        superBlockDot4(row: row, x, blocks: blocks)
+    }
+
+    /// The loop of ``dot(row:_:blocks:)``.
     @inline(__always)
     static func superBlockDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
         var lanes = SIMD16<Float>()
