@@ -10,7 +10,7 @@
 /// Lanes 0…7 of a product hold block b (four consecutive weights each), lanes 8…15 block b + 1;
 /// each half is scaled by its block's d·d_x and accumulated in sixteen float lanes; an odd last
 /// block takes the low half alone.
-protocol BlockPairKernel: DotKernel {
+protocol BlockPairKernel: SharedLoopKernel {
     /// Bytes per block of the format.
     static var blockBytes: Int { get }
     /// The unsigned weights are the signed ones plus `2^offsetShift` (Q5_0: 16, Q8_0: 128).
@@ -22,24 +22,9 @@ protocol BlockPairKernel: DotKernel {
 }
 
 extension BlockPairKernel {
-    /// The kernel's ``DotKernel/dot(row:_:blocks:)``. The matrix products call it with the
-    /// kernel as a static type (``KernelTable``), so it is specialized there; a call from
-    /// another module goes through the conformance and is not. Not inlined: inside the row
-    /// loop the 32-weight formats' loop ran about 1.5× slower.
-    @inline(never)
-    public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-        pairedDot(row: row, x, blocks: blocks)
-    }
-
-    /// The kernel's ``DotKernel/dot4(row:_:blocks:)`` (see ``dot(row:_:blocks:)``).
-    @inline(never)
-    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        pairedDot4(row: row, x, blocks: blocks)
-    }
-
-    /// The loop of ``dot(row:_:blocks:)``.
+    /// The loop behind ``DotKernel/dot(row:_:blocks:)`` (see ``SharedLoopKernel``).
     @inline(__always)
-    static func pairedDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
+    static func loopDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
         var lanes = SIMD16<Float>()
         var block = row
         var b = 0
@@ -54,9 +39,9 @@ extension BlockPairKernel {
     }
 
     /// ``DotKernel/dot4(row:_:blocks:)`` for this kernel: each pair of blocks is unpacked once;
-    /// every vector gets exactly the operations of ``pairedDot(row:_:blocks:)``.
+    /// every vector gets exactly the operations of ``loopDot(row:_:blocks:)``.
     @inline(__always)
-    static func pairedDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+    static func loopDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
         var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
         var block = row
         var b = 0
@@ -74,6 +59,14 @@ extension BlockPairKernel {
             addLast(&l2, block, x.2, b); addLast(&l3, block, x.3, b)
         }
         return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
+    }
+
+    /// The 16 bytes at `offset` of a block as its 32 nibbles in weight order (weights 0…15 in
+    /// the low nibbles, 16…31 in the high ones: Q4_0's and Q5_0's `qs`).
+    @inline(__always)
+    static func nibbles(_ block: UnsafeRawPointer, _ offset: Int) -> SIMD8<UInt32> {
+        let q = block.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+        return SIMD8(lowHalf: q, highHalf: q &>> 4) & 0x0F0F_0F0F
     }
 
     /// The weight scales of blocks `b` and `b + 1` times their activation scales, spread over

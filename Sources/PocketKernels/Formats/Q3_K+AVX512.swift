@@ -13,7 +13,6 @@ extension Q3_K {
 
     /// The AVX-512 VNNI kernel of ``Q3_K`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: SignedScaleKernel {
-        public static var activationLayouts: Q8Activations.Layouts { .bytes }
         static var superBlockBytes: Int { bytesPerBlock }
         static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 2 }

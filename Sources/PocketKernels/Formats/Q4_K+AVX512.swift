@@ -9,7 +9,6 @@ extension Q4_K {
 
     /// The AVX-512 VNNI kernel of ``Q4_K`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: ScaleMinKernel {
-        public static var activationLayouts: Q8Activations.Layouts { .bytes }
         static var superBlockBytes: Int { bytesPerBlock }
 
         /// Sub-blocks 2c and 2c + 1 as 64 bytes q ∈ 0…15 in weight order.

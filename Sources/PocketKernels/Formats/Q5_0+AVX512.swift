@@ -11,27 +11,22 @@ extension Q5_0 {
 
     /// The AVX-512 VNNI kernel of ``Q5_0`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: BlockPairKernel {
-        public static var activationLayouts: Q8Activations.Layouts { .bytes }
         static var blockBytes: Int { bytesPerBlock }
         static var offsetShift: Int32 { 4 }
 
         @inline(__always)
         static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, d: SIMD2<Float>) {
             let next = block + bytesPerBlock
-            let q0 = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
-            let q1 = next.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
-            let nibbles = SIMD16(lowHalf: SIMD8(lowHalf: q0, highHalf: q0 &>> 4), highHalf: SIMD8(lowHalf: q1, highHalf: q1 &>> 4))
             let qh = UInt64(block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self))
                 | UInt64(next.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)) << 32
-            return (nibbles & 0x0F0F_0F0F | VNNI.byteMask(qh) & 0x1010_1010,
+            return (SIMD16(lowHalf: nibbles(block, qsOffset), highHalf: nibbles(next, qsOffset)) | VNNI.byteMask(qh) & 0x1010_1010,
                     SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
         }
 
         @inline(__always)
         static func single(_ block: UnsafeRawPointer) -> (weights: SIMD8<UInt32>, d: Float) {
-            let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD4<UInt32>.self)
             let qh = block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)
-            return (SIMD8(lowHalf: qs, highHalf: qs &>> 4) & 0x0F0F_0F0F | VNNI.byteMask(qh) & 0x1010_1010, VNNI.half(block, dOffset))
+            return (nibbles(block, qsOffset) | VNNI.byteMask(qh) & 0x1010_1010, VNNI.half(block, dOffset))
         }
     }
 }

@@ -11,7 +11,6 @@ extension Q8_0 {
 
     /// The AVX-512 VNNI kernel of ``Q8_0`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: BlockPairKernel {
-        public static var activationLayouts: Q8Activations.Layouts { .bytes }
         static var blockBytes: Int { bytesPerBlock }
         static var offsetShift: Int32 { 7 }
 

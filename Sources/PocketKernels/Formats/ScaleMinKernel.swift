@@ -11,7 +11,7 @@
 
 #if POCKET_AVX512_VNNI
 /// An AVX-512 VNNI kernel of a k-quant with eight (scale, min) pairs per super-block.
-protocol ScaleMinKernel: DotKernel {
+protocol ScaleMinKernel: SharedLoopKernel {
     /// Bytes per super-block of the format.
     static var superBlockBytes: Int { get }
     /// Sub-blocks 2c and 2c + 1 of the super-block as 64 unsigned bytes in weight order.
@@ -19,24 +19,9 @@ protocol ScaleMinKernel: DotKernel {
 }
 
 extension ScaleMinKernel {
-    /// The kernel's ``DotKernel/dot(row:_:blocks:)``. The matrix products call it with the
-    /// kernel as a static type (``KernelTable``), so it is specialized there; a call from
-    /// another module goes through the conformance and is not. Not inlined: inside the row
-    /// loop the 32-weight formats' loop ran about 1.5× slower.
-    @inline(never)
-    public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-        scaleMinDot(row: row, x, blocks: blocks)
-    }
-
-    /// The kernel's ``DotKernel/dot4(row:_:blocks:)`` (see ``dot(row:_:blocks:)``).
-    @inline(never)
-    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        scaleMinDot4(row: row, x, blocks: blocks)
-    }
-
-    /// The loop of ``dot(row:_:blocks:)``.
+    /// The loop behind ``DotKernel/dot(row:_:blocks:)`` (see ``SharedLoopKernel``).
     @inline(__always)
-    static func scaleMinDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
+    static func loopDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
         var lanes = SIMD16<Float>()
         var offsets = SIMD8<Float>()
         var block = row
@@ -54,9 +39,9 @@ extension ScaleMinKernel {
 
     /// ``DotKernel/dot4(row:_:blocks:)`` for this kernel: each super-block's weights and scales
     /// are unpacked once; every vector gets exactly the operations of
-    /// ``scaleMinDot(row:_:blocks:)``.
+    /// ``loopDot(row:_:blocks:)``.
     @inline(__always)
-    static func scaleMinDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+    static func loopDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
         var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
         var o0 = SIMD8<Float>(), o1 = SIMD8<Float>(), o2 = SIMD8<Float>(), o3 = SIMD8<Float>()
         var block = row

@@ -11,7 +11,7 @@
 /// L of a product holds weights 4L…4L+3: sub-block 4k + L/4. Each lane is corrected by the
 /// offset, multiplied by its sub-block scale in integers (exact: below 2^24 in magnitude) and
 /// by d·a of its activation block in floats.
-protocol SignedScaleKernel: DotKernel {
+protocol SignedScaleKernel: SharedLoopKernel {
     /// Bytes per super-block of the format.
     static var superBlockBytes: Int { get }
     /// Byte offset of the fp16 super-block scale d.
@@ -32,24 +32,9 @@ enum SignedScaleKernels {
 }
 
 extension SignedScaleKernel {
-    /// The kernel's ``DotKernel/dot(row:_:blocks:)``. The matrix products call it with the
-    /// kernel as a static type (``KernelTable``), so it is specialized there; a call from
-    /// another module goes through the conformance and is not. Not inlined: inside the row
-    /// loop the 32-weight formats' loop ran about 1.5× slower.
-    @inline(never)
-    public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-        superBlockDot(row: row, x, blocks: blocks)
-    }
-
-    /// The kernel's ``DotKernel/dot4(row:_:blocks:)`` (see ``dot(row:_:blocks:)``).
-    @inline(never)
-    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        superBlockDot4(row: row, x, blocks: blocks)
-    }
-
-    /// The loop of ``dot(row:_:blocks:)``.
+    /// The loop behind ``DotKernel/dot(row:_:blocks:)`` (see ``SharedLoopKernel``).
     @inline(__always)
-    static func superBlockDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
+    static func loopDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
         var lanes = SIMD16<Float>()
         var block = row
         let shifts = SignedScaleKernels.byteToTop
@@ -66,9 +51,9 @@ extension SignedScaleKernel {
 
     /// ``DotKernel/dot4(row:_:blocks:)`` for this kernel: each quarter super-block's weights
     /// and scales are unpacked once; every vector gets exactly the operations of
-    /// ``superBlockDot(row:_:blocks:)``.
+    /// ``loopDot(row:_:blocks:)``.
     @inline(__always)
-    static func superBlockDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
+    static func loopDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
         var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
         var block = row
         let shifts = SignedScaleKernels.byteToTop
