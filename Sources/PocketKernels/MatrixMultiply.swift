@@ -126,12 +126,24 @@ public enum MatrixMultiply {
             while tileStart < range.upperBound {
                 let tile = tileStart..<min(tileStart + tileRows, range.upperBound)
                 var t = 0
-                // Four tokens at a time: kernels that can unpack a row once for several
-                // activation vectors do so (``DotKernel/dot4(row:_:blocks:)``).
+                // Four tokens at a time, four rows at a time: kernels that can unpack a row once
+                // for several activation vectors, and prepare a vector once for several rows,
+                // do so (``DotKernel/dot4x4(rows:rowBytes:_:blocks:)``, ``DotKernel/dot4(row:_:blocks:)``).
                 while t + 4 <= tokens {
-                    for r in tile {
-                        let four = K.dot4(row: w.row(r), (v[t], v[t + 1], v[t + 2], v[t + 3]), blocks: blocks)
+                    let x = (v[t], v[t + 1], v[t + 2], v[t + 3])
+                    var r = tile.lowerBound
+                    while r + 4 <= tile.upperBound {
+                        let tile = K.dot4x4(rows: w.row(r), rowBytes: w.rowBytes, x, blocks: blocks)
+                        for k in 0..<4 {
+                            let out = y + (t + k) * rows + r
+                            out[0] = tile.0[k]; out[1] = tile.1[k]; out[2] = tile.2[k]; out[3] = tile.3[k]
+                        }
+                        r += 4
+                    }
+                    while r < tile.upperBound {
+                        let four = K.dot4(row: w.row(r), x, blocks: blocks)
                         for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
+                        r += 1
                     }
                     t += 4
                 }

@@ -16,6 +16,20 @@ public protocol DotKernel: Sendable {
     /// up to float rounding; the default implementation is exactly those calls.
     static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float>
 
+    /// Dot products of four consecutive weight rows with four activation vectors (a tile of a
+    /// prefill's matrix product): element `k` of result `i` is row `i` times vector `k`. A
+    /// kernel that keeps the tile's sixteen sums in registers unpacks each row's weights once
+    /// for four vectors and prepares each vector's scales once for four rows. Must equal
+    /// ``dot4(row:_:blocks:)`` of each row up to float rounding; the default implementation is
+    /// exactly those calls.
+    ///
+    /// - Parameters:
+    ///   - rows: First byte of the first row; row `i` starts `i × rowBytes` further.
+    ///   - rowBytes: Bytes per row.
+    static func dot4x4(
+        rows: UnsafeRawPointer, rowBytes: Int, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+
     /// The activation layouts the kernel reads (ggml's `vec_dot_type`): only these are built
     /// before a product.
     static var activationLayouts: Q8Activations.Layouts { get }
@@ -41,6 +55,14 @@ extension DotKernel {
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
         SIMD4(dot(row: row, x.0, blocks: blocks), dot(row: row, x.1, blocks: blocks),
               dot(row: row, x.2, blocks: blocks), dot(row: row, x.3, blocks: blocks))
+    }
+
+    @inline(__always)
+    public static func dot4x4(
+        rows: UnsafeRawPointer, rowBytes: Int, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        (dot4(row: rows, x, blocks: blocks), dot4(row: rows + rowBytes, x, blocks: blocks),
+         dot4(row: rows + 2 * rowBytes, x, blocks: blocks), dot4(row: rows + 3 * rowBytes, x, blocks: blocks))
     }
 }
 

@@ -80,6 +80,28 @@ import Testing
     }
 
     @Test(arguments: cases)
+    func tilesMatchFourVectorProducts(_ c: Case) {
+        // dot4x4 gives each row exactly its dot4 (an odd number of 32-weight blocks exercises
+        // the tiles' last-block path).
+        let rows = 8
+        let (bytes, a, columns) = Self.fixture(c, rows: rows, tokens: 4, seed: 252)
+        let rowBytes = c.type.byteCount(elements: columns)!
+        bytes.withUnsafeBytes { raw in
+            let v = (a.vector(token: 0), a.vector(token: 1), a.vector(token: 2), a.vector(token: 3))
+            for first in stride(from: 0, to: rows, by: 4) {
+                let rowsStart = raw.baseAddress! + first * rowBytes
+                let tile = c.kernel.dot4x4(rows: rowsStart, rowBytes: rowBytes, v, blocks: columns / 32)
+                for (i, four) in [tile.0, tile.1, tile.2, tile.3].enumerated() {
+                    let expected = c.kernel.dot4(row: rowsStart + i * rowBytes, v, blocks: columns / 32)
+                    for t in 0..<4 {
+                        #expect(four[t].bitPattern == expected[t].bitPattern, "row \(first + i) token \(t): \(four[t]) vs \(expected[t])")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: cases)
     func wrongActivationsWouldBeCaught(_ c: Case) {
         // The comparison above must be able to fail: the kernel fed another token's activations
         // lands far outside the tolerance.

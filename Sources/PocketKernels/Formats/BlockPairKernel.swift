@@ -61,6 +61,59 @@ extension BlockPairKernel {
         return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
     }
 
+    /// ``SharedLoopKernel/loopDot4x4(rows:rowBytes:_:blocks:)`` for this kernel: per pair of
+    /// blocks, each row is unpacked once and each vector's offset term and scales are prepared
+    /// once, and the sixteen sums stay in registers. Every row and vector gets the integers and
+    /// float operations of ``loopDot(row:_:blocks:)``: the offset term is the dot product's
+    /// starting value instead of a subtraction after it (the same integer), and the scale the
+    /// product of the spread weight and activation scales (the same floats), so the results
+    /// are bit-identical.
+    @inline(__always)
+    static func loopDot4x4(
+        rows: UnsafeRawPointer, rowBytes: Int, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        var c0 = TileColumn(), c1 = TileColumn(), c2 = TileColumn(), c3 = TileColumn()
+        let row0 = rows, row1 = rows + rowBytes, row2 = rows + 2 * rowBytes, row3 = rows + 3 * rowBytes
+        var offset = 0
+        var b = 0
+        while b + 2 <= blocks {
+            let p0 = pair(row0 + offset), p1 = pair(row1 + offset), p2 = pair(row2 + offset), p3 = pair(row3 + offset)
+            let w = (p0.weights, p1.weights, p2.weights, p3.weights)
+            let d = (VNNI.spread(p0.d), VNNI.spread(p1.d), VNNI.spread(p2.d), VNNI.spread(p3.d))
+            addPair(&c0, w, d, x.0, b)
+            addPair(&c1, w, d, x.1, b)
+            addPair(&c2, w, d, x.2, b)
+            addPair(&c3, w, d, x.3, b)
+            offset += 2 * blockBytes
+            b += 2
+        }
+        if b < blocks {
+            for r in 0..<4 {
+                let block = rows + r * rowBytes + offset
+                addLast(&c0[r], block, x.0, b); addLast(&c1[r], block, x.1, b)
+                addLast(&c2[r], block, x.2, b); addLast(&c3[r], block, x.3, b)
+            }
+        }
+        return TileColumn.sums(c0, c1, c2, c3)
+    }
+
+    /// Adds blocks `b` and `b + 1` of four rows (unpacked weights `w`, spread scales `d`) times
+    /// one activation vector into that vector's sums.
+    @inline(__always)
+    static func addPair(
+        _ c: inout TileColumn, _ w: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>),
+        _ d: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>), _ x: Q8Vector, _ b: Int
+    ) {
+        let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
+        let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD16<Int32>.self)
+        let start = SIMD16<Int32>.zero &- sums &<< offsetShift
+        let s = VNNI.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+        c.r0.addProduct(VNNI.floats(VNNI.dot(start, w.0, values)), d.0 * s)
+        c.r1.addProduct(VNNI.floats(VNNI.dot(start, w.1, values)), d.1 * s)
+        c.r2.addProduct(VNNI.floats(VNNI.dot(start, w.2, values)), d.2 * s)
+        c.r3.addProduct(VNNI.floats(VNNI.dot(start, w.3, values)), d.3 * s)
+    }
+
     /// The 16 bytes at `offset` of a block as its 32 nibbles in weight order (weights 0…15 in
     /// the low nibbles, 16…31 in the high ones: Q4_0's and Q5_0's `qs`).
     @inline(__always)
