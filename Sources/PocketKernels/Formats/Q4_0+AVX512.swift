@@ -13,6 +13,7 @@ extension Q4_0 {
     /// The AVX-512 VNNI kernel of ``Q4_0`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
+        static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 3 }
 
         @inline(__always)

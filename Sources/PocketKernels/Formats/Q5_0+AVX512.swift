@@ -12,6 +12,7 @@ extension Q5_0 {
     /// The AVX-512 VNNI kernel of ``Q5_0`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
+        static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 4 }
 
         @inline(__always)

@@ -12,6 +12,7 @@ extension Q8_0 {
     /// The AVX-512 VNNI kernel of ``Q8_0`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
+        static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 7 }
 
         @inline(__always)
