@@ -79,6 +79,12 @@ package enum VNNI {
         return _mm512_cvtph_ps(halves)
     }
 
+    /// The low 16 bits of the products of the 16-bit halves of `a` and `b` (`vpmullw`).
+    @inline(__always)
+    package static func multiplyHalves(_ a: SIMD16<UInt32>, _ b: SIMD16<UInt32>) -> SIMD16<UInt32> {
+        unsafeBitCast(_mm512_mullo_epi16(unsafeBitCast(a, to: __m512i.self), unsafeBitCast(b, to: __m512i.self)), to: SIMD16<UInt32>.self)
+    }
+
     /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
     @inline(__always)
     package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {
