@@ -85,6 +85,13 @@ package enum VNNI {
         unsafeBitCast(_mm512_mullo_epi16(unsafeBitCast(a, to: __m512i.self), unsafeBitCast(b, to: __m512i.self)), to: SIMD16<UInt32>.self)
     }
 
+    /// Byte i of the result is byte `index[i] & 15` of `table`'s 16-byte lane that holds byte
+    /// i, or zero where bit 7 of `index[i]` is set (`vpshufb`).
+    @inline(__always)
+    package static func shuffleBytes(_ table: SIMD16<UInt32>, _ index: SIMD16<UInt32>) -> SIMD16<UInt32> {
+        unsafeBitCast(_mm512_shuffle_epi8(unsafeBitCast(table, to: __m512i.self), unsafeBitCast(index, to: __m512i.self)), to: SIMD16<UInt32>.self)
+    }
+
     /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
     @inline(__always)
     package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {

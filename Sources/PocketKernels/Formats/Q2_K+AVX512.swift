@@ -50,7 +50,7 @@ extension Q2_K {
         }
 
         /// Four activation vectors at once: each super-block's planes are unpacked and
-        /// multiplied by their sub-block scales once (``scaledPlane(_:_:_:)``), so each vector
+        /// multiplied by their sub-block scales once (``scaledPlane(_:_:_:_:)``), so each vector
         /// takes four accumulating byte dot products per super-block instead of four products,
         /// four 32-bit multiplies and three additions. The integers are the same, and so is
         /// every float operation of ``dot(row:_:blocks:)``: the results are bit-identical.
@@ -61,13 +61,15 @@ extension Q2_K {
             let v2 = UnsafeRawPointer(x.2.superBytes), v3 = UnsafeRawPointer(x.3.superBytes)
             let s0 = UnsafeRawPointer(x.0.scaledSubBlockSums), s1 = UnsafeRawPointer(x.1.scaledSubBlockSums)
             let s2 = UnsafeRawPointer(x.2.scaledSubBlockSums), s3 = UnsafeRawPointer(x.3.scaledSubBlockSums)
-            let shifts = laneShifts, minShifts = Q2_K.scaleShifts
+            let minShifts = Q2_K.scaleShifts, picks = scalePicks
             var block = row
             for sb in 0..<(blocks / 8) {
-                let c = planeScales(block, shifts)
                 let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD16<UInt32>.self)
-                let w0 = scaledPlane(qs, 0, c.0), w1 = scaledPlane(qs, 1, c.1)
-                let w2 = scaledPlane(qs, 2, c.2), w3 = scaledPlane(qs, 3, c.3)
+                let scaleBytes = block.loadUnaligned(fromByteOffset: scalesOffset, as: SIMD4<UInt32>.self)
+                let table = SIMD16(lowHalf: SIMD8(lowHalf: scaleBytes, highHalf: scaleBytes),
+                                   highHalf: SIMD8(lowHalf: scaleBytes, highHalf: scaleBytes))
+                let w0 = scaledPlane(qs, 0, table, picks.0), w1 = scaledPlane(qs, 1, table, picks.1)
+                let w2 = scaledPlane(qs, 2, table, picks.2), w3 = scaledPlane(qs, 3, table, picks.3)
                 @inline(__always) func products(_ v: UnsafeRawPointer) -> SIMD16<Float> {
                     @inline(__always) func load(_ j: Int) -> SIMD16<UInt32> {
                         v.loadUnaligned(fromByteOffset: 256 * sb + 64 * j, as: SIMD16<UInt32>.self)
@@ -99,15 +101,30 @@ extension Q2_K {
             (qs &>> UInt32(2 * j)) & 0x0303_0303
         }
 
-        /// Plane j with each weight multiplied by its sub-block scale (`scales`, as from
-        /// ``planeScales(_:_:)``), still one unsigned byte each: q < 4 and the scale < 16, so
-        /// q·scale < 64 and the 16-bit products of byte pairs with the scale do not carry into
-        /// the neighbouring byte.
+        /// Plane j with each weight multiplied by its sub-block scale, still one unsigned byte
+        /// each: q < 4 and the scale < 16, so q·scale < 64 and the 16-bit products of byte pairs
+        /// with the scale do not carry into the neighbouring byte. `table` is the super-block's
+        /// 16 scale bytes in each 16-byte lane and `pick` the plane's ``scalePicks`` entry: each
+        /// 16-bit half of a lane gets its sub-block's scale byte, whose low nibble is the scale.
         @inline(__always)
-        static func scaledPlane(_ qs: SIMD16<UInt32>, _ j: Int, _ scales: SIMD16<Int32>) -> SIMD16<UInt32> {
-            let s = unsafeBitCast(scales, to: SIMD16<UInt32>.self)
-            return VNNI.multiplyHalves(plane(qs, j), s | s &<< 16)
+        static func scaledPlane(_ qs: SIMD16<UInt32>, _ j: Int, _ table: SIMD16<UInt32>, _ pick: SIMD16<UInt32>) -> SIMD16<UInt32> {
+            VNNI.multiplyHalves(plane(qs, j), VNNI.shuffleBytes(table, pick) & 0x000F_000F)
         }
+
+        /// Per plane j, the byte shuffle indices that put the scale byte of each lane's
+        /// sub-block (2j + (L/4)%2 + 8·(L/8), the same for the four lanes of a 16-byte lane) in
+        /// the low byte of both 16-bit halves, and zero (0x80) in the high bytes.
+        static let scalePicks: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) = {
+            func picks(_ j: Int) -> SIMD16<UInt32> {
+                var v = SIMD16<UInt32>()
+                for lane in 0..<16 {
+                    let subBlock = UInt32(2 * j + (lane / 4) % 2 + 8 * (lane / 8))
+                    v[lane] = subBlock | 0x80 << 8 | subBlock << 16 | 0x80 << 24
+                }
+                return v
+            }
+            return (picks(0), picks(1), picks(2), picks(3))
+        }()
 
         /// Each plane's sub-block scales, lane L holding the scale of the sub-block its
         /// products belong to: 2j + (L/4)%2 + 8·(L/8).
