@@ -67,15 +67,20 @@ package enum VNNI {
         return _mm512_permutexvar_ps(unsafeBitCast(index, to: __m512i.self), _mm512_castps128_ps512(wide))
     }
 
-    /// The fp16 numbers at `first` and `second` as floats over lanes 0…7 and 8…15: the 16-bit
-    /// values are spread (`vpermw`) before the conversion (`vcvtph2ps`), where ``spread(_:)``
-    /// permutes floats. Multiplied by a ``spread(_:)`` of other scales, the permutations cannot
-    /// be merged into one per product.
+    /// The two fp16 numbers in `bits` (low half first) as floats (`vcvtph2ps`, exact).
     @inline(__always)
-    package static func spreadHalves(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer) -> SIMD16<Float> {
-        let bits = Int32(first.loadUnaligned(as: UInt16.self)) | Int32(second.loadUnaligned(as: UInt16.self)) << 16
+    package static func halves(_ bits: UInt32) -> SIMD2<Float> {
+        _mm_cvtph_ps(_mm_cvtsi32_si128(Int32(bitPattern: bits))).lowHalf
+    }
+
+    /// The two fp16 numbers in `bits` (low half first) as floats over lanes 0…7 and 8…15: the
+    /// 16-bit values are spread (`vpermw`) before the conversion (`vcvtph2ps`), where
+    /// ``spread(_:)`` permutes floats. Multiplied by a ``spread(_:)`` of other scales, the
+    /// permutations cannot be merged into one per product.
+    @inline(__always)
+    package static func spreadHalves(_ bits: UInt32) -> SIMD16<Float> {
         let index = SIMD16<Int16>(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1)
-        let halves = _mm256_permutexvar_epi16(unsafeBitCast(index, to: __m256i.self), _mm256_castsi128_si256(_mm_cvtsi32_si128(bits)))
+        let halves = _mm256_permutexvar_epi16(unsafeBitCast(index, to: __m256i.self), _mm256_castsi128_si256(_mm_cvtsi32_si128(Int32(bitPattern: bits))))
         return _mm512_cvtph_ps(halves)
     }
 

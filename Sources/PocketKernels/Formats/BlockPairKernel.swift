@@ -13,12 +13,11 @@
 protocol BlockPairKernel: SharedLoopKernel {
     /// Bytes per block of the format.
     static var blockBytes: Int { get }
-    /// Byte offset of the block's fp16 scale `d`.
-    static var scaleOffset: Int { get }
     /// The unsigned weights are the signed ones plus `2^offsetShift` (Q5_0: 16, Q8_0: 128).
     static var offsetShift: Int32 { get }
-    /// Blocks `block` and the next as 64 unsigned bytes in weight order, and their scales `d`.
-    static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, d: SIMD2<Float>)
+    /// Blocks `block` and the next as 64 unsigned bytes in weight order, and their fp16 scales
+    /// `d` (`block`'s in the low 16 bits): the products convert them as they need them.
+    static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, dBits: UInt32)
     /// One block as 32 unsigned bytes in weight order, and its scale `d`.
     static func single(_ block: UnsafeRawPointer) -> (weights: SIMD8<UInt32>, d: Float)
 }
@@ -32,7 +31,7 @@ extension BlockPairKernel {
         var b = 0
         while b + 2 <= blocks {
             let (w, d) = pair(block)
-            lanes.addProduct(products(w, x, b), scales(d, x, b))
+            lanes.addProduct(products(w, x, b), scales(VNNI.halves(d), x, b))
             block += 2 * blockBytes
             b += 2
         }
@@ -48,7 +47,8 @@ extension BlockPairKernel {
         var block = row
         var b = 0
         while b + 2 <= blocks {
-            let (w, d) = pair(block)
+            let (w, dBits) = pair(block)
+            let d = VNNI.halves(dBits)
             l0.addProduct(products(w, x.0, b), scales(d, x.0, b))
             l1.addProduct(products(w, x.1, b), scales(d, x.1, b))
             l2.addProduct(products(w, x.2, b), scales(d, x.2, b))
@@ -63,15 +63,16 @@ extension BlockPairKernel {
         return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
     }
 
-    /// ``SharedLoopKernel/loopDot4x4(rows:rowBytes:_:blocks:)`` for this kernel: per pair of
+    /// ``DotKernel/dot4x4(rows:rowBytes:_:blocks:)`` for this kernel (not inlined, like
+    /// ``SharedLoopKernel/dot(row:_:blocks:)``): per pair of
     /// blocks, each row is unpacked once and each vector's offset term and scales are prepared
     /// once, and the sixteen sums stay in registers. Every row and vector gets the integers and
     /// float operations of ``loopDot(row:_:blocks:)``: the offset term is the dot product's
     /// starting value instead of a subtraction after it (the same integer), and the scale the
     /// product of the spread weight and activation scales (the same floats), so the results
     /// are bit-identical.
-    @inline(__always)
-    static func loopDot4x4(
+    @inline(never)
+    public static func dot4x4(
         rows: UnsafeRawPointer, rowBytes: Int, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int
     ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
         var c0 = TileColumn(), c1 = TileColumn(), c2 = TileColumn(), c3 = TileColumn()
@@ -83,10 +84,8 @@ extension BlockPairKernel {
             let w = (p0.weights, p1.weights, p2.weights, p3.weights)
             // The scales spread as fp16 bits, then converted: a multiply with the vectors'
             // spread scales stays one instruction per product (measured 1.15x on the tile).
-            @inline(__always) func scales(_ row: UnsafeRawPointer) -> SIMD16<Float> {
-                VNNI.spreadHalves(row + offset + scaleOffset, row + offset + blockBytes + scaleOffset)
-            }
-            let d = (scales(row0), scales(row1), scales(row2), scales(row3))
+            let d = (VNNI.spreadHalves(p0.dBits), VNNI.spreadHalves(p1.dBits),
+                     VNNI.spreadHalves(p2.dBits), VNNI.spreadHalves(p3.dBits))
             addPair(&c0, w, d, x.0, b)
             addPair(&c1, w, d, x.1, b)
             addPair(&c2, w, d, x.2, b)
@@ -121,6 +120,14 @@ extension BlockPairKernel {
         c.r3.addProduct(VNNI.floats(VNNI.dot(start, w.3, values)), d.3 * s)
     }
 
+    /// The fp16 scales at `offset` of block `block` and of the next, as ``pair(_:)`` returns
+    /// them.
+    @inline(__always)
+    static func scaleBits(_ block: UnsafeRawPointer, _ offset: Int) -> UInt32 {
+        UInt32(block.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+            | UInt32(block.loadUnaligned(fromByteOffset: blockBytes + offset, as: UInt16.self)) << 16
+    }
+
     /// The 16 bytes at `offset` of a block as its 32 nibbles in weight order (weights 0…15 in
     /// the low nibbles, 16…31 in the high ones: Q4_0's and Q5_0's `qs`).
     @inline(__always)
@@ -153,6 +160,35 @@ extension BlockPairKernel {
         let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self)
         let p = VNNI.dot(.zero, w, values) &- sums &<< offsetShift
         lanes.lowHalf.addProduct(IntegerLanes.exactFloats(p), SIMD8(repeating: d * x.scales[b]))
+    }
+}
+/// The sums of one activation vector with the four rows of a ``BlockPairKernel/dot4x4(rows:rowBytes:_:blocks:)``
+/// tile, sixteen float lanes per row.
+struct TileColumn {
+    var r0 = SIMD16<Float>(), r1 = SIMD16<Float>(), r2 = SIMD16<Float>(), r3 = SIMD16<Float>()
+
+    /// Row `r`'s lanes (for the tail of a loop; the hot path names the rows).
+    subscript(r: Int) -> SIMD16<Float> {
+        @inline(__always) get { r == 0 ? r0 : r == 1 ? r1 : r == 2 ? r2 : r3 }
+        @inline(__always) set {
+            switch r {
+            case 0: r0 = newValue
+            case 1: r1 = newValue
+            case 2: r2 = newValue
+            default: r3 = newValue
+            }
+        }
+    }
+
+    /// The tile's results from the four vectors' sums: element `k` of result `i` is row `i`
+    /// times vector `k`.
+    @inline(__always)
+    static func sums(_ c0: TileColumn, _ c1: TileColumn, _ c2: TileColumn, _ c3: TileColumn)
+        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        (SIMD4(VNNI.sum(c0.r0), VNNI.sum(c1.r0), VNNI.sum(c2.r0), VNNI.sum(c3.r0)),
+         SIMD4(VNNI.sum(c0.r1), VNNI.sum(c1.r1), VNNI.sum(c2.r1), VNNI.sum(c3.r1)),
+         SIMD4(VNNI.sum(c0.r2), VNNI.sum(c1.r2), VNNI.sum(c2.r2), VNNI.sum(c3.r2)),
+         SIMD4(VNNI.sum(c0.r3), VNNI.sum(c1.r3), VNNI.sum(c2.r3), VNNI.sum(c3.r3)))
     }
 }
 #endif

@@ -13,14 +13,13 @@ extension Q4_0 {
     /// The AVX-512 VNNI kernel of ``Q4_0`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
-        static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 3 }
 
         @inline(__always)
-        static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, d: SIMD2<Float>) {
+        static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, dBits: UInt32) {
             let next = block + bytesPerBlock
             return (SIMD16(lowHalf: nibbles(block, qsOffset), highHalf: nibbles(next, qsOffset)),
-                    SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
+                    scaleBits(block, dOffset))
         }
 
         @inline(__always)

@@ -12,16 +12,15 @@ extension Q5_0 {
     /// The AVX-512 VNNI kernel of ``Q5_0`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
-        static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 4 }
 
         @inline(__always)
-        static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, d: SIMD2<Float>) {
+        static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, dBits: UInt32) {
             let next = block + bytesPerBlock
             let qh = UInt64(block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self))
                 | UInt64(next.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)) << 32
             return (SIMD16(lowHalf: nibbles(block, qsOffset), highHalf: nibbles(next, qsOffset)) | VNNI.byteMask(qh) & 0x1010_1010,
-                    SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
+                    scaleBits(block, dOffset))
         }
 
         @inline(__always)

@@ -12,15 +12,14 @@ extension Q8_0 {
     /// The AVX-512 VNNI kernel of ``Q8_0`` (reads ``Q8Activations/Layouts/bytes``).
     public enum AVX512: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
-        static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 7 }
 
         @inline(__always)
-        static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, d: SIMD2<Float>) {
+        static func pair(_ block: UnsafeRawPointer) -> (weights: SIMD16<UInt32>, dBits: UInt32) {
             let next = block + bytesPerBlock
             let w = SIMD16(lowHalf: block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self),
                            highHalf: next.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self))
-            return (w ^ 0x8080_8080, SIMD2(VNNI.half(block, dOffset), VNNI.half(next, dOffset)))
+            return (w ^ 0x8080_8080, scaleBits(block, dOffset))
         }
 
         @inline(__always)
