@@ -8,7 +8,9 @@ import PocketKernels
 /// A 256-row matrix of random blocks (rows of 4096 weights, 0.3–1.1 MB) is multiplied four
 /// times with one activation vector (`dot`, decode) and with four (`dot4`, prefill). Rates are
 /// G weights per second, best of the rounds; the matrix stays in the caches, so this measures
-/// the kernels' arithmetic, not memory bandwidth.
+/// the kernels' arithmetic, not memory bandwidth. Formats whose kernel reads row groups
+/// (``RowGroups``) are measured a third time on the matrix repacked that way, the layout the
+/// model's products use.
 enum KernelBenchmarkCommand {
     static func run(_ arguments: [String]) throws {
         var rounds = 5
@@ -22,26 +24,39 @@ enum KernelBenchmarkCommand {
             default: throw BenchError.usage("unknown option \(arguments[i])")
             }
         }
-        print("kernel   portable dot  dot4    this build dot  dot4   (G weights/s, one thread, best of \(rounds))")
+        print("kernel   portable dot  dot4    this build dot  dot4    row groups dot  dot4   (G weights/s, one thread, best of \(rounds))")
         /// Measures and prints the row of each format with an integer kernel.
         struct Row: BlockFormatVisitor {
             let rounds: Int
             func visit<F: BlockFormat>(plain format: F.Type) {}
             func visit<F: QuantizedDotFormat>(quantized format: F.Type) {
-                let portable = KernelBenchmarkCommand.measure(F.self, portable: true, rounds: rounds)
-                let native = F.Kernel.self == F.self ? portable : KernelBenchmarkCommand.measure(F.self, portable: false, rounds: rounds)
+                let portable = KernelBenchmarkCommand.measure(F.self, .portable, rounds: rounds)
+                let native = F.Kernel.self == F.self ? portable : KernelBenchmarkCommand.measure(F.self, .rows, rounds: rounds)
+                let grouped = F.Kernel.self is any RowGroupKernel.Type
+                    ? KernelBenchmarkCommand.measure(F.self, .rowGroups, rounds: rounds) : nil
                 print(String(format: "%-8@ %8.1f %6.1f        %8.1f %6.1f%@", F.type.name as NSString, portable.0, portable.1,
-                             native.0, native.1, (F.Kernel.self == F.self ? "  (portable)" : "") as NSString))
+                             native.0, native.1, (F.Kernel.self == F.self ? "  (portable)" : "") as NSString)
+                      + (grouped.map { String(format: "        %8.1f %6.1f", $0.0, $0.1) } ?? ""))
             }
         }
         for type in GGMLType.allCases { _ = BlockFormats.visit(type, Row(rounds: rounds)) }
     }
 
-    /// (dot, dot4) rates on random rows of format `F`: of the portable kernel called directly
-    /// (`portable`), or of this build's kernel through `MatrixMultiply` on one thread, with one
-    /// and four activation vectors (the path the model runs, specialized per kernel where the
-    /// kernel table is; the activations are quantized once, outside the timing).
-    static func measure<F: QuantizedDotFormat>(_ format: F.Type, portable: Bool, rounds: Int) -> (Double, Double) {
+    /// What ``measure(_:_:rounds:)`` times.
+    enum Path {
+        /// The portable kernel, called directly.
+        case portable
+        /// This build's kernel through `MatrixMultiply` on one thread: the path the model runs,
+        /// specialized per kernel where the kernel table is.
+        case rows
+        /// As `rows`, on the matrix repacked into ``RowGroups``.
+        case rowGroups
+    }
+
+    /// (dot, dot4) rates on random rows of format `F` along `path`, with one and four
+    /// activation vectors (the activations are quantized once, outside the timing).
+    static func measure<F: QuantizedDotFormat>(_ format: F.Type, _ path: Path, rounds: Int) -> (Double, Double) {
+        let portable = path == .portable
         let columns = 4096, rows = 256, passes = 4
         let rowBytes = F.type.byteCount(elements: columns)!
         let bytes = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
@@ -60,7 +75,8 @@ enum KernelBenchmarkCommand {
         let one = Q8Activations(), four = Q8Activations()
         x.withUnsafeBufferPointer { one.quantize($0.baseAddress!, tokens: 1, columns: columns) }
         x.withUnsafeBufferPointer { four.quantize($0.baseAddress!, tokens: 4, columns: columns) }
-        let weights = try! WeightMatrix(type: F.type, rows: rows, columns: columns, data: bytes, byteCount: rows * rowBytes)
+        var weights = try! WeightMatrix(type: F.type, rows: rows, columns: columns, data: bytes, byteCount: rows * rowBytes)
+        if path == .rowGroups { weights = weights.withRowGroups() }
         let pool = ThreadPool(threads: 1)
         var y = [Float](repeating: 0, count: 4 * rows)
         var sink: Float = 0

@@ -78,6 +78,19 @@ final class FileBytes: @unchecked Sendable {
         isMapped = false
     }
 
+    /// Drops the resident pages that lie wholly inside `range` from the mapping
+    /// (`MADV_DONTNEED`): they stop counting towards the process's memory, and a later read
+    /// faults them in again from the file. Nothing happens for a heap copy, whose bytes would
+    /// be lost.
+    func releasePages(_ range: UnsafeRawBufferPointer) {
+        guard isMapped, let start = range.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let first = (Int(bitPattern: start) + page - 1) / page * page
+        let end = (Int(bitPattern: start) + range.count) / page * page
+        guard end > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        madvise(address, end - first, MADV_DONTNEED)
+    }
+
     deinit {
         guard let base = buffer.baseAddress else { return }
         if isMapped {

@@ -93,6 +93,13 @@ public final class GGUFFile: @unchecked Sendable {
         return UnsafeRawBufferPointer(rebasing: storage.buffer[start ..< start + tensor.byteCount])
     }
 
+    /// Releases the memory of the pages wholly inside `bytes` (a range of this file's bytes)
+    /// when the file is mapped: for data that was copied elsewhere (repacked weights) and is
+    /// rarely read again. The bytes stay valid; reading them faults the pages in again.
+    public func releasePages(of bytes: UnsafeRawBufferPointer) {
+        storage.releasePages(bytes)
+    }
+
     /// The whole file's bytes (header included), valid as long as this file object is alive.
     public var rawBytes: UnsafeRawBufferPointer { storage.buffer }
 }

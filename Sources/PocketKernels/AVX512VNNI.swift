@@ -84,6 +84,12 @@ package enum VNNI {
         return _mm512_cvtph_ps(halves)
     }
 
+    /// Sixteen fp16 numbers as floats (`vcvtph2ps`, exact).
+    @inline(__always)
+    package static func floats(halves: SIMD16<UInt16>) -> SIMD16<Float> {
+        _mm512_cvtph_ps(unsafeBitCast(halves, to: __m256i.self))
+    }
+
     /// The low 16 bits of the products of the 16-bit halves of `a` and `b` (`vpmullw`).
     @inline(__always)
     package static func multiplyHalves(_ a: SIMD16<UInt32>, _ b: SIMD16<UInt32>) -> SIMD16<UInt32> {

@@ -24,7 +24,7 @@ public enum MatrixMultiply {
         _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
         into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false
     ) {
-        if let layouts = KernelTable.layouts(of: weights.type) {
+        if let layouts = layouts(of: weights) {
             fused((Product(weights, into: y), nil, nil), layouts, x, tokens, scratch, pool, inputUnchanged)
         } else if weights.type == .f32 {
             float(weights, x, tokens, y, pool)
@@ -59,9 +59,9 @@ public enum MatrixMultiply {
         scratch: Q8Activations, pool: ThreadPool
     ) {
         var thirdLayouts: Q8Activations.Layouts? = []
-        if let third { thirdLayouts = KernelTable.layouts(of: third.weights.type) }
-        guard let firstLayouts = KernelTable.layouts(of: first.weights.type),
-              let secondLayouts = KernelTable.layouts(of: second.weights.type), let thirdLayouts
+        if let third { thirdLayouts = layouts(of: third.weights) }
+        guard let firstLayouts = layouts(of: first.weights),
+              let secondLayouts = layouts(of: second.weights), let thirdLayouts
         else {
             // A format without an integer kernel: one product after the other.
             multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool)
@@ -74,6 +74,12 @@ public enum MatrixMultiply {
         fused((first, second, third), firstLayouts.union(secondLayouts).union(thirdLayouts), x, tokens, scratch, pool, false)
     }
 
+    /// The activation layouts the products with `weights` read; nil when its format has no
+    /// integer kernel.
+    private static func layouts(of weights: WeightMatrix) -> Q8Activations.Layouts? {
+        weights.rowGroups != nil ? .bytes : KernelTable.layouts(of: weights.type)
+    }
+
     /// Quantizes `x` (unless it is known unchanged and already quantized) in `layouts`, those
     /// every product's kernel reads, then splits all the products' rows over the pool.
     private static func fused(
@@ -84,9 +90,10 @@ public enum MatrixMultiply {
         if !(inputUnchanged && scratch.holds(x, tokens: tokens, columns: columns, layouts: layouts)) {
             scratch.quantize(x, tokens: tokens, columns: columns, layouts: layouts, pool: pool)
         }
-        // Row offsets of the products in the joint range; read once, outside the job.
+        // Offsets of the products in the joint range, in units of a row or of a row group;
+        // read once, outside the job.
         let a = products.0, b = products.1, c = products.2
-        let aRows = a.weights.rows, bRows = b?.weights.rows ?? 0, cRows = c?.weights.rows ?? 0
+        let aRows = units(a), bRows = units(b), cRows = units(c)
         // The vectors' pointers are read once here, into stack memory: reading them from the
         // class inside the loop would cost a dynamic exclusivity check per row.
         withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: tokens) { vectors in
@@ -97,13 +104,21 @@ public enum MatrixMultiply {
                     guard let p else { return }
                     let lower = max(range.lowerBound - offset, 0), upper = min(range.upperBound - offset, count)
                     guard lower < upper else { return }
-                    KernelTable.visit(p.weights.type, Rows(weights: p.weights, vectors: v, tokens: tokens, y: p.output, range: lower..<upper))
+                    let unit = p.weights.rowGroups != nil ? RowGroups.rowsPerGroup : 1
+                    KernelTable.visit(p.weights.type, Rows(weights: p.weights, vectors: v, tokens: tokens, y: p.output,
+                                                           range: lower * unit..<upper * unit))
                 }
                 run(a, 0, aRows)
                 run(b, aRows, bRows)
                 run(c, aRows + bRows, cRows)
             }
         }
+    }
+
+    /// The units of work a product adds to a job: its row groups, or its rows.
+    private static func units(_ p: Product?) -> Int {
+        guard let p else { return 0 }
+        return p.weights.rowGroups?.groups ?? p.weights.rows
     }
 
     /// The rows `range` of one product with kernel `K`, in tiles: each group of four
@@ -119,6 +134,9 @@ public enum MatrixMultiply {
 
         @inline(__always)
         func visit<K: DotKernel>(_ kernel: K.Type) {
+            if let groups = weights.rowGroups, let kernel = K.self as? any RowGroupKernel.Type {
+                return visit(kernel, groups)
+            }
             let w = weights, v = vectors, tokens = tokens, y = y
             let blocks = w.columns / Q8Activations.blockSize, rows = w.rows
             let tileRows = max(1, MatrixMultiply.tileBytes / w.rowBytes)
@@ -149,6 +167,37 @@ public enum MatrixMultiply {
                 }
                 while t < tokens {
                     for r in tile { y[t * rows + r] = K.dot(row: w.row(r), v[t], blocks: blocks) }
+                    t += 1
+                }
+                tileStart = tile.upperBound
+            }
+        }
+
+        /// The rows `range` (whole groups) from the matrix's ``RowGroups`` with kernel `K`, in
+        /// tiles of groups as above: each product covers sixteen rows, and each column of a
+        /// group is unpacked once for four vectors.
+        func visit<K: RowGroupKernel>(_ kernel: K.Type, _ groups: RowGroups) {
+            let v = vectors, tokens = tokens, y = y, rows = weights.rows, blocks = groups.blocks
+            let n = RowGroups.rowsPerGroup
+            @inline(__always) func store(_ sums: SIMD16<Float>, token t: Int, group g: Int) {
+                UnsafeMutableRawPointer(y + t * rows + g * n).storeBytes(of: sums, as: SIMD16<Float>.self)
+            }
+            let tileGroups = max(1, MatrixMultiply.tileBytes / groups.groupBytes)
+            var tileStart = range.lowerBound / n
+            while tileStart < range.upperBound / n {
+                let tile = tileStart..<min(tileStart + tileGroups, range.upperBound / n)
+                var t = 0
+                while t + 4 <= tokens {
+                    let x = (v[t], v[t + 1], v[t + 2], v[t + 3])
+                    for g in tile {
+                        let sums = K.groupDot4(groups.group(g), x, blocks: blocks)
+                        store(sums.0, token: t, group: g); store(sums.1, token: t + 1, group: g)
+                        store(sums.2, token: t + 2, group: g); store(sums.3, token: t + 3, group: g)
+                    }
+                    t += 4
+                }
+                while t < tokens {
+                    for g in tile { store(K.groupDot(groups.group(g), v[t], blocks: blocks), token: t, group: g) }
                     t += 1
                 }
                 tileStart = tile.upperBound

@@ -50,6 +50,9 @@ public final class Q8Activations {
     /// Per-block `d × Σq`, exactly as floats (not rounded to fp16 like ``sums``),
     /// `tokens × columns/32` (``Layouts/bytes``): the mins' term of the k-quants.
     public private(set) var blockSums: UnsafeMutablePointer<Float>
+    /// Per-block `Σq` as an integer, `tokens × columns/32` (``Layouts/bytes``): the row-group
+    /// kernels (``RowGroups``) start each block's sum from −offset × this.
+    public private(set) var blockIntegerSums: UnsafeMutablePointer<Int32>
     /// The values of ``superValues`` (one scale per 256) as bytes in *plane order*
     /// (``Layouts/superBytes``, see ``planeOrderPosition(_:)``).
     public private(set) var superBytes: UnsafeMutablePointer<Int8>
@@ -76,6 +79,7 @@ public final class Q8Activations {
         bytes = .allocate(capacity: 0)
         groupSums = .allocate(capacity: 0)
         blockSums = .allocate(capacity: 0)
+        blockIntegerSums = .allocate(capacity: 0)
         superBytes = .allocate(capacity: 0)
     }
 
@@ -91,6 +95,7 @@ public final class Q8Activations {
         bytes.deallocate()
         groupSums.deallocate()
         blockSums.deallocate()
+        blockIntegerSums.deallocate()
         superBytes.deallocate()
     }
 
@@ -132,6 +137,7 @@ public final class Q8Activations {
         let values = values, pairValues = pairValues, scales = scales, sums = sums, halfSums = halfSums
         let superValues = superValues, superScales = superScales, scaledSubBlockSums = scaledSubBlockSums
         let bytes = bytes, groupSums = groupSums, blockSums = blockSums, superBytes = superBytes
+        let blockIntegerSums = blockIntegerSums
         let columns = columns, layouts = layouts
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
@@ -151,6 +157,7 @@ public final class Q8Activations {
             if layouts.contains(.bytes) {
                 Self.storeBytes(qLow, qHigh, bytes: bytes + b * 32, groupSums: groupSums + b * 8)
                 blockSums[b] = scales[b] * Float(lowSum &+ highSum)
+                blockIntegerSums[b] = lowSum &+ highSum
             }
         }
         guard columns % Self.superBlockSize == 0, !layouts.isDisjoint(with: [.superBlocks, .superBytes]) else { return }
@@ -176,7 +183,8 @@ public final class Q8Activations {
         /// ``superValues`` (Int16, super-block order, one scale per 256), ``superScales`` and
         /// ``scaledSubBlockSums``.
         public static let superBlocks = Layouts(rawValue: 4)
-        /// ``bytes`` (plain order, one scale per 32), ``groupSums`` and ``blockSums``.
+        /// ``bytes`` (plain order, one scale per 32), ``groupSums``, ``blockSums`` and
+        /// ``blockIntegerSums``.
         public static let bytes = Layouts(rawValue: 8)
         /// ``superBytes`` (plane order, one scale per 256), ``superScales`` and ``scaledSubBlockSums``.
         public static let superBytes = Layouts(rawValue: 16)
@@ -212,6 +220,10 @@ public final class Q8Activations {
     @inline(__always) package func blockSums(token t: Int) -> UnsafePointer<Float> {
         UnsafePointer(blockSums + t * columns / Self.blockSize)
     }
+    /// Integer block sums of token `t`.
+    @inline(__always) package func blockIntegerSums(token t: Int) -> UnsafePointer<Int32> {
+        UnsafePointer(blockIntegerSums + t * columns / Self.blockSize)
+    }
     /// Plane-ordered super-block bytes of token `t` (valid when `columns` is a multiple of 256).
     @inline(__always) package func superBytes(token t: Int) -> UnsafePointer<Int8> {
         UnsafePointer(superBytes + t * columns)
@@ -244,7 +256,9 @@ public final class Q8Activations {
         values.deallocate(); scales.deallocate(); sums.deallocate(); halfSums.deallocate()
         pairValues.deallocate(); superValues.deallocate(); superScales.deallocate(); scaledSubBlockSums.deallocate()
         bytes.deallocate(); groupSums.deallocate(); blockSums.deallocate(); superBytes.deallocate()
+        blockIntegerSums.deallocate()
         bytes = .allocate(capacity: count)
+        blockIntegerSums = .allocate(capacity: count / Self.blockSize)
         groupSums = .allocate(capacity: count / 4)
         blockSums = .allocate(capacity: count / Self.blockSize)
         superBytes = .allocate(capacity: count)

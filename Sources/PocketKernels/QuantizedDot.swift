@@ -90,6 +90,8 @@ public struct Q8Vector {
     package let groupSums: UnsafePointer<Int32>
     /// Per-block `d × Σq`, not rounded.
     package let blockSums: UnsafePointer<Float>
+    /// Per-block `Σq` of ``bytes`` as an integer.
+    package let blockIntegerSums: UnsafePointer<Int32>
     /// The super-block values as bytes in plane order (``Q8Activations/planeOrderPosition(_:)``).
     package let superBytes: UnsafePointer<Int8>
 }
@@ -101,7 +103,7 @@ extension Q8Activations {
             values: values(token: t), scales: scales(token: t), sums: sums(token: t), halfSums: halfSums(token: t),
             pairValues: pairValues(token: t), superValues: superValues(token: t), superScales: superScales(token: t),
             scaledSubBlockSums: scaledSubBlockSums(token: t), bytes: bytes(token: t), groupSums: groupSums(token: t),
-            blockSums: blockSums(token: t),
+            blockSums: blockSums(token: t), blockIntegerSums: blockIntegerSums(token: t),
             superBytes: superBytes(token: t))
     }
 }

@@ -18,6 +18,9 @@ public struct WeightMatrix: @unchecked Sendable {
     public let rowBytes: Int
     /// The decoder for ``type``, looked up once from ``BlockFormats``.
     private let format: any BlockFormat.Type
+    /// The same weights repacked in groups of sixteen rows, which the products then read
+    /// instead of ``data`` (see ``withRowGroups(pool:)``); `nil` for the row-by-row layout.
+    public private(set) var rowGroups: RowGroups?
 
     /// Describes a matrix over existing bytes.
     ///
@@ -39,6 +42,25 @@ public struct WeightMatrix: @unchecked Sendable {
         self.data = data
         self.rowBytes = rowBytes
         self.format = format
+    }
+
+    /// The matrix with its weights also repacked into ``RowGroups``, when this build has a
+    /// row-group kernel for its format (AVX-512 VNNI: Q4_0, Q4_1, Q5_0, Q8_0) and its rows are a
+    /// multiple of 16; otherwise the matrix unchanged. Products with the result read only the
+    /// groups, so the caller may release the pages of ``data`` (``dequantizeRow(_:into:)``
+    /// still reads them).
+    ///
+    /// - Parameter pool: Threads to split the repacking over.
+    public func withRowGroups(pool: ThreadPool? = nil) -> WeightMatrix {
+        guard rowGroups == nil, rows % RowGroups.rowsPerGroup == 0,
+              let kernel = BlockFormats.kernel(for: type) as? any RowGroupKernel.Type else { return self }
+        var grouped = self
+        grouped.rowGroups = Self.rowGroups(kernel, self, pool)
+        return grouped
+    }
+
+    private static func rowGroups<K: RowGroupKernel>(_ kernel: K.Type, _ matrix: WeightMatrix, _ pool: ThreadPool?) -> RowGroups {
+        RowGroups(K.Format.self, matrix, pool: pool)
     }
 
     /// First byte of row `r`.

@@ -64,6 +64,7 @@ public final class Transformer: @unchecked Sendable {
         self.file = file
         self.configuration = configuration
         self.weights = try TransformerWeights(file: file, configuration: configuration)
+            .withRowGroups(releasingPagesOf: file, pool: pool)
         self.batchSize = max(1, batchSize)
         self.pool = pool
         cache = KVCache(

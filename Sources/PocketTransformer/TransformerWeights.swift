@@ -18,7 +18,7 @@ public struct LayerWeights: @unchecked Sendable {
     /// Value bias, `(kvHeads · headDim)`, for families that have one.
     public let valueBias: UnsafePointer<Float>?
     /// Attention output projection, `dim × (heads · headDim)`.
-    public let output: WeightMatrix
+    public private(set) var output: WeightMatrix
     /// RMSNorm scale before the feed-forward network, `(dim)`.
     public let feedForwardNorm: UnsafePointer<Float>
     /// SwiGLU gate projection, `ffn × dim`.
@@ -38,12 +38,12 @@ public struct TransformerWeights: @unchecked Sendable {
     /// Token embedding table, `vocab × dim` (`token_embd.weight`).
     public let tokenEmbedding: WeightMatrix
     /// Per-block weights (`blk.N.*`).
-    public let layers: [LayerWeights]
+    public private(set) var layers: [LayerWeights]
     /// Final RMSNorm scale (`output_norm.weight`).
     public let outputNorm: UnsafePointer<Float>
     /// Output projection to logits, `vocab × dim` (`output.weight`, or the embedding table when
     /// the model ties them: ``ArchitectureDefinition/tiedOutput``).
-    public let output: WeightMatrix
+    public private(set) var output: WeightMatrix
 
     /// Looks up and validates every tensor the configuration needs.
     ///
@@ -111,6 +111,30 @@ public struct TransformerWeights: @unchecked Sendable {
         output = names.tiedOutput && file.tensor(named: names.output) == nil
             ? tokenEmbedding
             : try matrix(names.output, rows: c.vocabularySize, columns: dim)
+    }
+
+    /// The weights with every matrix that the products read repacked into row groups where
+    /// this build has a row-group kernel for it (``WeightMatrix/withRowGroups(pool:)``), the
+    /// output projection first (the largest), each original's pages released from `file`'s
+    /// mapping once it is copied: memory stays about the file's size, at its peak too. The
+    /// token embedding is only looked up row by row and stays as it is.
+    func withRowGroups(releasingPagesOf file: GGUFFile, pool: ThreadPool) -> TransformerWeights {
+        func grouped(_ matrix: WeightMatrix) -> WeightMatrix {
+            let result = matrix.withRowGroups(pool: pool)
+            if result.rowGroups != nil {
+                file.releasePages(of: UnsafeRawBufferPointer(start: matrix.data, count: matrix.rows * matrix.rowBytes))
+            }
+            return result
+        }
+        var copy = self
+        copy.output = grouped(output)
+        copy.layers = layers.map { l in
+            LayerWeights(
+                attentionNorm: l.attentionNorm, query: grouped(l.query), key: grouped(l.key), value: grouped(l.value),
+                queryBias: l.queryBias, keyBias: l.keyBias, valueBias: l.valueBias, output: grouped(l.output),
+                feedForwardNorm: l.feedForwardNorm, gate: grouped(l.gate), up: grouped(l.up), down: grouped(l.down))
+        }
+        return copy
     }
 
     /// Checks that the layers with `blk.N.` tensors are exactly `0..<block_count`: running a

@@ -1,0 +1,28 @@
+// Q4_0 in row groups (``RowGroups``): the four words of nibbles `qs` as they are; word k
+// holds weights 4k…4k+3 in its low nibbles and 16+4k…16+4k+3 in its high ones.
+
+extension Q4_0: RowGroupFormat {
+    public static var halfCount: Int { 1 }
+    public static var weightOffset: Int32 { 8 }
+
+    public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
+        var q = [UInt8](repeating: 0, count: 32)
+        for j in 0..<16 {
+            let byte = block.byte(at: qsOffset + j)
+            q[j] = byte & 0xF
+            q[j + 16] = byte &>> 4
+        }
+        return q
+    }
+}
+
+#if POCKET_AVX512_VNNI
+extension Q4_0.AVX512: GroupColumnKernel {
+    public typealias Format = Q4_0
+
+    @inline(__always)
+    static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights {
+        GroupWeights.fourBit(words)
+    }
+}
+#endif

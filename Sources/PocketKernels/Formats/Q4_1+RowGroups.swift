@@ -1,0 +1,114 @@
+// Q4_1 in row groups (``RowGroups``): the scales `d`, then the minimums `m`, then the four
+// words of nibbles `qs` as they are (see Q4_0's row groups).
+//
+// Unlike the other formats, the Q4_1 kernels keep llama.cpp's float order (docs/kernels.md):
+// eight float lanes per row, lane i accumulating d·d_x times the four products of weights
+// 4i…4i+3 block after block, summed pairwise at the end, plus the minimums' term. The
+// row-group kernel keeps them too, as eight float vectors whose lane r is row r's lane i, so
+// its results equal ``Q4_1/dot(row:_:blocks:)`` bit for bit.
+
+extension Q4_1: RowGroupFormat {
+    public static var halfCount: Int { 2 }
+    public static var weightOffset: Int32 { 0 }
+
+    public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
+        var q = [UInt8](repeating: 0, count: 32)
+        for j in 0..<16 {
+            let byte = block.byte(at: qsOffset + j)
+            q[j] = byte & 0xF
+            q[j + 16] = byte &>> 4
+        }
+        return q
+    }
+
+    /// llama.cpp's order, one weight at a time (see the top of this file).
+    public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
+        let block = UnsafeMutableRawPointer.allocate(byteCount: bytesPerBlock, alignment: 4)
+        defer { block.deallocate() }
+        var lanes = [Float](repeating: 0, count: 8)
+        var offsets: Float = 0
+        for b in 0..<blocks {
+            RowGroups.deinterleave(Self.self, column: group + b * RowGroups.rowsPerGroup * bytesPerBlock, row: row, into: block)
+            let q = unsignedWeights(block)
+            let scale = UnsafeRawPointer(block).loadHalf(at: dOffset) * x.scales[b]
+            for i in 0..<8 {
+                var product: Int32 = 0
+                for k in 4 * i..<4 * i + 4 { product += Int32(q[k]) * Int32(x.bytes[32 * b + k]) }
+                lanes[i] = lanes[i].addingProduct(scale, Float(product))
+            }
+            offsets = offsets.addingProduct(UnsafeRawPointer(block).loadHalf(at: mOffset), x.sums[b])
+        }
+        return ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])) + offsets
+    }
+}
+
+#if POCKET_AVX512_VNNI
+extension Q4_1.AVX512: RowGroupKernel {
+    public typealias Format = Q4_1
+
+    public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
+        var sums = LaneSums()
+        var column = group
+        for b in 0..<blocks {
+            let w = GroupWeights.fourBit(column + 64)
+            let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+            let m = VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
+            sums.add(w, d, m, x, b)
+            column += 16 * Q4_1.bytesPerBlock
+        }
+        return sums.total
+    }
+
+    /// Two vectors at a time (eighteen accumulators each would not fit the registers four at a
+    /// time); each column is unpacked once per pair.
+    @inline(never)
+    public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
+        -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        let first = groupDot2(group, x.0, x.1, blocks: blocks), second = groupDot2(group, x.2, x.3, blocks: blocks)
+        return (first.0, first.1, second.0, second.1)
+    }
+
+    @inline(__always)
+    static func groupDot2(_ group: UnsafeRawPointer, _ x0: Q8Vector, _ x1: Q8Vector, blocks: Int) -> (SIMD16<Float>, SIMD16<Float>) {
+        var s0 = LaneSums(), s1 = LaneSums()
+        var column = group
+        for b in 0..<blocks {
+            let w = GroupWeights.fourBit(column + 64)
+            let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+            let m = VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
+            s0.add(w, d, m, x0, b)
+            s1.add(w, d, m, x1, b)
+            column += 16 * Q4_1.bytesPerBlock
+        }
+        return (s0.total, s1.total)
+    }
+
+    /// The eight float lanes of sixteen rows (vector i, lane r: row r's lane i) and the
+    /// minimums' term.
+    struct LaneSums {
+        var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
+        var l4 = SIMD16<Float>(), l5 = SIMD16<Float>(), l6 = SIMD16<Float>(), l7 = SIMD16<Float>()
+        var offsets = SIMD16<Float>()
+
+        @inline(__always)
+        mutating func add(_ w: GroupWeights, _ d: SIMD16<Float>, _ m: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
+            let a = UnsafeRawPointer(x.bytes + 32 * b)
+            @inline(__always) func products(_ w: SIMD16<UInt32>, _ k: Int) -> SIMD16<Float> {
+                VNNI.floats(VNNI.dot(.zero, w, SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))))
+            }
+            let scale = d * SIMD16(repeating: x.scales[b])
+            l0.addProduct(scale, products(w.w0, 0)); l1.addProduct(scale, products(w.w1, 1))
+            l2.addProduct(scale, products(w.w2, 2)); l3.addProduct(scale, products(w.w3, 3))
+            l4.addProduct(scale, products(w.w4, 4)); l5.addProduct(scale, products(w.w5, 5))
+            l6.addProduct(scale, products(w.w6, 6)); l7.addProduct(scale, products(w.w7, 7))
+            offsets.addProduct(m, SIMD16(repeating: x.sums[b]))
+        }
+
+        /// Each row's lanes summed pairwise, as ``Q4_1/dot(row:_:blocks:)`` does, plus its
+        /// minimums' term.
+        var total: SIMD16<Float> {
+            @inline(__always) get { ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)) + offsets }
+        }
+    }
+}
+#endif

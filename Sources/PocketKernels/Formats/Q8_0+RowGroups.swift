@@ -1,0 +1,33 @@
+// Q8_0 in row groups (``RowGroups``): the eight words of weights with each byte flipped to
+// unsigned (xor 0x80: q + 128) when the groups are built, so the kernel only loads them.
+
+extension Q8_0: RowGroupFormat {
+    public static var halfCount: Int { 1 }
+    public static var weightOffset: Int32 { 128 }
+
+    public static func groupWord(_ word: UInt32, at index: Int) -> UInt32 { word ^ 0x8080_8080 }
+    public static func blockWord(_ word: UInt32, at index: Int) -> UInt32 { word ^ 0x8080_8080 }
+
+    public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
+        (0..<32).map { block.byte(at: qsOffset + $0) ^ 0x80 }
+    }
+}
+
+#if POCKET_AVX512_VNNI
+extension Q8_0.AVX512: GroupColumnKernel {
+    public typealias Format = Q8_0
+
+    @inline(__always)
+    static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights {
+        GroupWeights(
+            w0: words.loadUnaligned(as: SIMD16<UInt32>.self),
+            w1: words.loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self),
+            w2: words.loadUnaligned(fromByteOffset: 128, as: SIMD16<UInt32>.self),
+            w3: words.loadUnaligned(fromByteOffset: 192, as: SIMD16<UInt32>.self),
+            w4: words.loadUnaligned(fromByteOffset: 256, as: SIMD16<UInt32>.self),
+            w5: words.loadUnaligned(fromByteOffset: 320, as: SIMD16<UInt32>.self),
+            w6: words.loadUnaligned(fromByteOffset: 384, as: SIMD16<UInt32>.self),
+            w7: words.loadUnaligned(fromByteOffset: 448, as: SIMD16<UInt32>.self))
+    }
+}
+#endif

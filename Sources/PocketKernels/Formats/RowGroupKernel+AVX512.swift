@@ -1,0 +1,99 @@
+// The loops shared by the AVX-512 row-group kernels (``RowGroupKernel``).
+//
+// Per column of a group (block b of sixteen rows), the format unpacks eight vectors of
+// unsigned weights: vector j holds weights 4j…4j+3 of row r in lane r. Each `vpdpbusd` then
+// multiplies one of them with one broadcast word of activations (bytes 4j…4j+3 of the
+// block): 64 multiply-adds, and the conversion, scale and accumulation happen once per block
+// for all sixteen rows. The offset term is the first product's starting value, and the eight
+// products run as two chains of four so that the adds do not wait on one another.
+
+#if POCKET_AVX512_VNNI
+/// A column of a row group unpacked: `w[j]`, lane r, holds weights 4j…4j+3 of row r as
+/// unsigned bytes.
+struct GroupWeights {
+    var w0, w1, w2, w3, w4, w5, w6, w7: SIMD16<UInt32>
+
+    /// The weights of the 4-bit formats' four words of nibbles (Q4_0, Q4_1).
+    @inline(__always)
+    static func fourBit(_ words: UnsafeRawPointer) -> GroupWeights {
+        let n0 = nibbles(words.loadUnaligned(as: SIMD16<UInt32>.self))
+        let n1 = nibbles(words.loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self))
+        let n2 = nibbles(words.loadUnaligned(fromByteOffset: 128, as: SIMD16<UInt32>.self))
+        let n3 = nibbles(words.loadUnaligned(fromByteOffset: 192, as: SIMD16<UInt32>.self))
+        return GroupWeights(w0: n0.low, w1: n1.low, w2: n2.low, w3: n3.low, w4: n0.high, w5: n1.high, w6: n2.high, w7: n3.high)
+    }
+
+    /// The low and high nibbles of a word vector: weights 4k…4k+3 and 16+4k…16+4k+3 of the
+    /// 4-bit formats' word k.
+    @inline(__always)
+    static func nibbles(_ v: SIMD16<UInt32>) -> (low: SIMD16<UInt32>, high: SIMD16<UInt32>) {
+        (v & 0x0F0F_0F0F, v &>> 4 & 0x0F0F_0F0F)
+    }
+}
+
+/// A row-group kernel that says how its format's column unpacks; the loops are shared.
+protocol GroupColumnKernel: RowGroupKernel {
+    /// The weights of a column, from its first word (past the fp16 fields).
+    static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights
+}
+
+extension GroupColumnKernel {
+    /// Bytes per column: sixteen blocks.
+    @inline(__always) static var columnBytes: Int { RowGroups.rowsPerGroup * Format.bytesPerBlock }
+
+    /// `log2` of the format's offset (its unsigned weights exceed the signed by a power of two).
+    @inline(__always) static var offsetShift: Int32 { Int32(Format.weightOffset.trailingZeroBitCount) }
+
+    public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
+        var sum = SIMD16<Float>()
+        var column = group
+        for b in 0..<blocks {
+            let w = columnWeights(column + 32 * Format.halfCount)
+            let d = halves(column, 0)
+            add(&sum, w, d, column, x, b)
+            column += columnBytes
+        }
+        return sum
+    }
+
+    @inline(never)
+    public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
+        -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
+        var column = group
+        for b in 0..<blocks {
+            let w = columnWeights(column + 32 * Format.halfCount)
+            let d = halves(column, 0)
+            add(&s0, w, d, column, x.0, b)
+            add(&s1, w, d, column, x.1, b)
+            add(&s2, w, d, column, x.2, b)
+            add(&s3, w, d, column, x.3, b)
+            column += columnBytes
+        }
+        return (s0, s1, s2, s3)
+    }
+
+    /// Adds block `b` of sixteen rows (weights `w`, scales `d`) times `x` into `sum`, in the
+    /// order of ``RowGroupFormat/groupDotReference(_:row:_:blocks:)``.
+    @inline(__always)
+    static func add(_ sum: inout SIMD16<Float>, _ w: GroupWeights, _ d: SIMD16<Float>, _ column: UnsafeRawPointer, _ x: Q8Vector, _ b: Int) {
+        let start = Format.weightOffset == 0 ? SIMD16<Int32>() : SIMD16(repeating: 0 &- x.blockIntegerSums[b] &<< offsetShift)
+        let a = UnsafeRawPointer(x.bytes + 32 * b)
+        @inline(__always) func word(_ k: Int) -> SIMD16<UInt32> {
+            SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
+        }
+        var p = VNNI.dot(start, w.w0, word(0)), q = VNNI.dot(.zero, w.w4, word(4))
+        p = VNNI.dot(p, w.w1, word(1)); q = VNNI.dot(q, w.w5, word(5))
+        p = VNNI.dot(p, w.w2, word(2)); q = VNNI.dot(q, w.w6, word(6))
+        p = VNNI.dot(p, w.w3, word(3)); q = VNNI.dot(q, w.w7, word(7))
+        sum.addProduct(VNNI.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
+        if Format.halfCount == 2 { sum.addProduct(halves(column, 32), SIMD16(repeating: x.sums[b])) }
+    }
+
+    /// The sixteen fp16 values at `column + offset` as floats (`vcvtph2ps`).
+    @inline(__always)
+    static func halves(_ column: UnsafeRawPointer, _ offset: Int) -> SIMD16<Float> {
+        VNNI.floats(halves: column.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt16>.self))
+    }
+}
+#endif

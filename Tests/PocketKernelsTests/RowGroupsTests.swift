@@ -1,0 +1,204 @@
+import PocketGGUF
+import PocketKernels
+import Testing
+
+/// The row groups (RowGroups.swift, Formats/*+RowGroups.swift): the repacked copy is the same
+/// blocks, the scalar reference of the row-group kernels is the format's product, and (with
+/// AVX-512 VNNI) the kernels and the matrix products that use them equal that reference bit
+/// for bit.
+@Suite struct RowGroupsTests {
+    struct Case: CustomStringConvertible, Sendable {
+        let format: any RowGroupFormat.Type
+        var type: GGMLType { format.type }
+        var description: String { type.name }
+    }
+
+    /// Every row of the format table that can be grouped.
+    static let cases: [Case] = BlockFormats.all.compactMap { ($0 as? any RowGroupFormat.Type).map(Case.init) }
+
+    @Test func theFourFormatsCanBeGrouped() {
+        #expect(Set(Self.cases.map(\.type)) == [.q4_0, .q4_1, .q5_0, .q8_0])
+    }
+
+    /// 48 rows (three groups) of 11 blocks, as a matrix over `bytes`.
+    static let rows = 48, columns = 352
+
+    static func withMatrix<R>(_ c: Case, seed: UInt64, rows: Int = rows, _ body: (WeightMatrix, [UInt8]) throws -> R) throws -> R {
+        let bytes = randomBlocks(c.type, rows: rows, columns: columns, seed: seed)
+        return try bytes.withUnsafeBytes { raw in
+            try body(WeightMatrix(type: c.type, rows: rows, columns: columns, data: raw.baseAddress!, byteCount: raw.count), bytes)
+        }
+    }
+
+    @Test(arguments: cases)
+    func groupsHoldTheSameBlocks(_ c: Case) throws {
+        try Self.withMatrix(c, seed: 11) { matrix, bytes in
+            func check<F: RowGroupFormat>(_ format: F.Type) {
+                let groups = RowGroups(F.self, matrix, pool: ThreadPool(threads: 2))
+                #expect(groups.groups == 3 && groups.blocks == 11 && groups.groupBytes * 3 == bytes.count)
+                var block = [UInt8](repeating: 0, count: F.bytesPerBlock)
+                for r in 0..<Self.rows {
+                    for b in 0..<groups.blocks {
+                        block.withUnsafeMutableBytes { groups.copyBlock(F.self, row: r, block: b, into: $0.baseAddress!) }
+                        let start = r * matrix.rowBytes + b * F.bytesPerBlock
+                        #expect(block == Array(bytes[start..<start + F.bytesPerBlock]), "row \(r) block \(b)")
+                    }
+                }
+            }
+            check(c.format)
+        }
+    }
+
+    @Test(arguments: cases)
+    func groupWordsRoundTrip(_ c: Case) {
+        var rng = TestRandom(seed: 5)
+        for _ in 0..<200 {
+            let word = UInt32.random(in: .min ... .max, using: &rng)
+            for k in 0..<c.format.wordCount {
+                #expect(c.format.blockWord(c.format.groupWord(word, at: k), at: k) == word)
+            }
+        }
+    }
+
+    @Test(arguments: cases)
+    func unsignedWeightsDecodeLikeTheFormat(_ c: Case) throws {
+        // d·(q − offset), or d·q + m: the weights the reference multiplies are the format's.
+        try Self.withMatrix(c, seed: 12, rows: 16) { matrix, bytes in
+            var decoded = [Float](repeating: 0, count: Self.columns)
+            for r in 0..<16 {
+                decoded.withUnsafeMutableBufferPointer { matrix.dequantizeRow(r, into: $0.baseAddress!) }
+                for b in 0..<(Self.columns / 32) {
+                    let block = matrix.row(r) + b * c.format.bytesPerBlock
+                    let q = c.format.unsignedWeights(block)
+                    let d = Float(block.loadUnaligned(as: Float16.self))
+                    let m = c.format.halfCount == 2 ? Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self)) : 0
+                    for i in 0..<32 {
+                        let expected = c.format.halfCount == 2
+                            ? d * Float(q[i]) + m : d * Float(Int32(q[i]) - c.format.weightOffset)
+                        #expect(decoded[32 * b + i] == expected, "row \(r) weight \(32 * b + i)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: cases)
+    func referenceIsTheFormatsProduct(_ c: Case) throws {
+        // The reference of the row-group kernels sums the same integers as the format's own
+        // reference (which reads the row-by-row layout); only the float order differs.
+        let a = Q8Activations()
+        let x = randomActivations(tokens: 1, columns: Self.columns, seed: 13)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 1, columns: Self.columns) }
+        try Self.withMatrix(c, seed: 14) { matrix, _ in
+            func check<F: RowGroupFormat>(_ format: F.Type) {
+                let groups = RowGroups(F.self, matrix, pool: nil)
+                let dot = integerDotFormats.first { $0.type == F.type }!.format
+                for r in 0..<Self.rows {
+                    let grouped = F.groupDotReference(groups.group(r / 16), row: r % 16, a.vector(token: 0), blocks: groups.blocks)
+                    let plain = dot.dotReference(row: matrix.row(r), a.vector(token: 0), blocks: groups.blocks)
+                    #expect(abs(grouped - plain) <= 1e-4 * max(1, abs(plain)), "row \(r): \(grouped) vs \(plain)")
+                }
+            }
+            check(c.format)
+        }
+    }
+
+    @Test func q4_1KeepsLlamaCppsOrder() throws {
+        // Q4_1's row-group reference (and so its kernel) is the format's own product, which
+        // follows llama.cpp's float order, bit for bit (the golden greedy tests rely on it).
+        let a = Q8Activations()
+        let x = randomActivations(tokens: 1, columns: Self.columns, seed: 23)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 1, columns: Self.columns) }
+        try Self.withMatrix(Case(format: Q4_1.self), seed: 24) { matrix, _ in
+            let groups = RowGroups(Q4_1.self, matrix, pool: nil)
+            for r in 0..<Self.rows {
+                #expect(Q4_1.groupDotReference(groups.group(r / 16), row: r % 16, a.vector(token: 0), blocks: groups.blocks)
+                        == Q4_1.dot(row: matrix.row(r), a.vector(token: 0), blocks: groups.blocks), "row \(r)")
+            }
+        }
+    }
+
+    @Test func matricesWithoutWholeGroupsAreNotGrouped() throws {
+        try Self.withMatrix(Case(format: Q8_0.self), seed: 15, rows: 40) { matrix, _ in
+            #expect(matrix.withRowGroups().rowGroups == nil)
+        }
+        let bytes = randomBlocks(.q2_K, rows: 16, columns: 256, seed: 16)
+        try bytes.withUnsafeBytes { raw in
+            let matrix = try WeightMatrix(type: .q2_K, rows: 16, columns: 256, data: raw.baseAddress!, byteCount: raw.count)
+            #expect(matrix.withRowGroups().rowGroups == nil)
+        }
+    }
+
+    #if POCKET_AVX512_VNNI
+    @Test(arguments: cases)
+    func kernelsEqualTheReference(_ c: Case) throws {
+        let a = Q8Activations()
+        let x = randomActivations(tokens: 4, columns: Self.columns, seed: 17)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 4, columns: Self.columns) }
+        let v = (a.vector(token: 0), a.vector(token: 1), a.vector(token: 2), a.vector(token: 3))
+        try Self.withMatrix(c, seed: 18) { matrix, _ in
+            let grouped = matrix.withRowGroups()
+            let groups = try #require(grouped.rowGroups)
+            func check<K: RowGroupKernel>(_ kernel: K.Type) {
+                for g in 0..<groups.groups {
+                    let one = K.groupDot(groups.group(g), v.0, blocks: groups.blocks)
+                    let four = K.groupDot4(groups.group(g), v, blocks: groups.blocks)
+                    for r in 0..<16 {
+                        func reference(_ t: Int) -> Float {
+                            K.Format.groupDotReference(groups.group(g), row: r, a.vector(token: t), blocks: groups.blocks)
+                        }
+                        #expect(one[r] == reference(0), "group \(g) row \(r)")
+                        #expect([four.0[r], four.1[r], four.2[r], four.3[r]] == (0..<4).map(reference), "group \(g) row \(r)")
+                    }
+                }
+            }
+            let kernel = BlockFormats.kernel(for: c.type) as? any RowGroupKernel.Type
+            try #require(kernel != nil)
+            check(kernel!)
+        }
+    }
+
+    @Test(arguments: cases, [1, 4, 7])
+    func productsReadTheGroups(_ c: Case, tokens: Int) throws {
+        // MatrixMultiply with a grouped matrix (decode, tiles of four vectors and the rest) is
+        // the kernels' reference for every row and vector, and fusing it with a product that
+        // is not grouped changes neither.
+        let x = randomActivations(tokens: tokens, columns: Self.columns, seed: 19)
+        let pool = ThreadPool(threads: 2)
+        try Self.withMatrix(c, seed: 20) { matrix, _ in
+            let grouped = matrix.withRowGroups(pool: pool)
+            let groups = try #require(grouped.rowGroups)
+            let plainBytes = randomBlocks(c.type, rows: 40, columns: Self.columns, seed: 22)
+            try plainBytes.withUnsafeBytes { raw in
+                let plain = try WeightMatrix(type: c.type, rows: 40, columns: Self.columns, data: raw.baseAddress!, byteCount: raw.count)
+                var y = [Float](repeating: .nan, count: tokens * Self.rows)
+                var fusedY = y
+                var plainY = [Float](repeating: .nan, count: tokens * 40), fusedPlainY = plainY
+                let scratch = Q8Activations()
+                x.withUnsafeBufferPointer { xs in
+                    MatrixMultiply.multiply(grouped, xs.baseAddress!, tokens: tokens, into: &y, scratch: scratch, pool: pool)
+                    MatrixMultiply.multiply(plain, xs.baseAddress!, tokens: tokens, into: &plainY, scratch: scratch, pool: pool)
+                    fusedY.withUnsafeMutableBufferPointer { f in
+                        fusedPlainY.withUnsafeMutableBufferPointer { p in
+                            MatrixMultiply.multiply(.init(plain, into: p.baseAddress!), .init(grouped, into: f.baseAddress!), nil,
+                                                    xs.baseAddress!, tokens: tokens, scratch: Q8Activations(), pool: pool)
+                        }
+                    }
+                    scratch.quantize(xs.baseAddress!, tokens: tokens, columns: Self.columns)
+                }
+                func check<F: RowGroupFormat>(_ format: F.Type) {
+                    for t in 0..<tokens {
+                        for r in 0..<Self.rows {
+                            let reference = F.groupDotReference(groups.group(r / 16), row: r % 16, scratch.vector(token: t), blocks: groups.blocks)
+                            #expect(y[t * Self.rows + r] == reference, "token \(t) row \(r)")
+                        }
+                    }
+                }
+                check(c.format)
+                #expect(fusedY == y)
+                #expect(fusedPlainY == plainY)
+            }
+        }
+    }
+    #endif
+}
