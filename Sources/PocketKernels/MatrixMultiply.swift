@@ -74,10 +74,10 @@ public enum MatrixMultiply {
         fused((first, second, third), firstLayouts.union(secondLayouts).union(thirdLayouts), x, tokens, scratch, pool, false)
     }
 
-    /// The activation layouts the products with `weights` read; nil when its format has no
-    /// integer kernel.
+    /// The activation layouts the products with `weights` read (a row-group kernel reads its
+    /// kernel's); nil when its format has no integer kernel.
     private static func layouts(of weights: WeightMatrix) -> Q8Activations.Layouts? {
-        weights.rowGroups != nil ? .bytes : KernelTable.layouts(of: weights.type)
+        KernelTable.layouts(of: weights.type)
     }
 
     /// Quantizes `x` (unless it is known unchanged and already quantized) in `layouts`, those

@@ -1,32 +1,40 @@
-/// A 32-weight block format whose blocks can be interleaved across sixteen rows
-/// (``RowGroups``): each block is ``halfCount`` fp16 fields followed by 32-bit words of
-/// quantized weights, and its weights are unsigned bytes `q` with `x = d·(q − offset)` (or
-/// `x = d·q + m` for the formats with a minimum).
-///
-/// In a row group, field `f` of the sixteen rows' blocks is sixteen consecutive fp16 values
-/// and word `k` sixteen consecutive words, so a 512-bit load holds one word of every row: the
-/// lanes of the kernels are rows (see docs/kernels.md, "Row groups").
+/// A block format that can be repacked into ``RowGroups``: it says how sixteen rows' blocks of
+/// one column are interleaved, how to read one back, and what its row-group kernel computes.
 public protocol RowGroupFormat: BlockFormat {
+    /// Writes block `block` of sixteen rows (`rows` is the first, the others `rowBytes` apart)
+    /// as one column of `16 × bytesPerBlock` bytes at `destination`.
+    static func interleave(rows: UnsafeRawPointer, rowBytes: Int, block: Int, into destination: UnsafeMutableRawPointer)
+    /// Writes row `row`'s block of a column at `destination` as the format stores it.
+    static func deinterleave(column: UnsafeRawPointer, row: Int, into destination: UnsafeMutableRawPointer)
+    /// The product of row `row` of a group with `x` as the format's row-group kernel computes
+    /// it, one weight at a time, read back through the groups: the kernel's scalar reference,
+    /// which it equals bit for bit. `blocks` counts the format's blocks per row.
+    static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float
+}
+
+/// A 32-weight row-group format whose block is ``halfCount`` fp16 fields followed by 32-bit
+/// words of quantized weights (Q4_0, Q4_1, Q5_0, Q8_0), with unsigned weights `q` and
+/// `x = d·(q − offset)` (or `x = d·q + m` for Q4_1).
+///
+/// In a column, field `f` of the sixteen rows' blocks is sixteen consecutive fp16 values and
+/// word `k` sixteen consecutive words, so a 512-bit load holds one word of every row: the
+/// lanes of the kernels are rows (docs/kernels.md, "Row groups").
+public protocol WordGroupFormat: RowGroupFormat {
     /// The fp16 fields at the start of a block: 1 (`d`) or 2 (`d`, then the minimum `m`).
     static var halfCount: Int { get }
     /// What the unsigned weights exceed the signed ones by (Q4_0 8, Q5_0 16, Q8_0 128); 0 for
     /// the formats with a minimum.
     static var weightOffset: Int32 { get }
-    /// Word `index` of a block as the row group stores it: the format may rearrange a word
-    /// so that its kernel unpacks it with fewer instructions.
+    /// Word `index` of a block as the column stores it: the format may rearrange a word so
+    /// that its kernel unpacks it with fewer instructions.
     static func groupWord(_ word: UInt32, at index: Int) -> UInt32
     /// The inverse of ``groupWord(_:at:)``.
     static func blockWord(_ word: UInt32, at index: Int) -> UInt32
-    /// The block's 32 weights as unsigned bytes `q`, in weight order (the scalar reference of
-    /// the row-group kernels).
+    /// The block's 32 weights as unsigned bytes `q`, in weight order.
     static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8]
-    /// The product of row `row` of a group with `x` as the format's row-group kernel computes
-    /// it, one weight at a time: the kernel's scalar reference, which it equals bit for bit.
-    /// The default is the shared kernels' order (see RowGroups.swift).
-    static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float
 }
 
-extension RowGroupFormat {
+extension WordGroupFormat {
     /// Words of weights per block.
     public static var wordCount: Int { (bytesPerBlock - 2 * halfCount) / 4 }
 
@@ -34,4 +42,49 @@ extension RowGroupFormat {
     public static func groupWord(_ word: UInt32, at index: Int) -> UInt32 { word }
     /// Stored as in the block.
     public static func blockWord(_ word: UInt32, at index: Int) -> UInt32 { word }
+
+    public static func interleave(rows: UnsafeRawPointer, rowBytes: Int, block: Int, into destination: UnsafeMutableRawPointer) {
+        let halves = 2 * halfCount, words = 32 * halfCount
+        for r in 0..<RowGroups.rowsPerGroup {
+            let source = rows + r * rowBytes + block * bytesPerBlock
+            for h in 0..<halfCount {
+                destination.storeBytes(of: source.loadUnaligned(fromByteOffset: 2 * h, as: UInt16.self),
+                                       toByteOffset: 32 * h + 2 * r, as: UInt16.self)
+            }
+            for k in 0..<wordCount {
+                let word = source.loadUnaligned(fromByteOffset: halves + 4 * k, as: UInt32.self)
+                destination.storeBytes(of: groupWord(word, at: k), toByteOffset: words + 64 * k + 4 * r, as: UInt32.self)
+            }
+        }
+    }
+
+    public static func deinterleave(column: UnsafeRawPointer, row: Int, into destination: UnsafeMutableRawPointer) {
+        let halves = 2 * halfCount, words = 32 * halfCount
+        for h in 0..<halfCount {
+            destination.storeBytes(of: column.loadUnaligned(fromByteOffset: 32 * h + 2 * row, as: UInt16.self),
+                                   toByteOffset: 2 * h, as: UInt16.self)
+        }
+        for k in 0..<wordCount {
+            let word = column.loadUnaligned(fromByteOffset: words + 64 * k + 4 * row, as: UInt32.self)
+            destination.storeBytes(of: blockWord(word, at: k), toByteOffset: halves + 4 * k, as: UInt32.self)
+        }
+    }
+
+    /// The shared kernels' order: per block, the integer sum of the unsigned weights times the
+    /// activations minus the offset times their sum, then one fused multiply-add with `d·d_x`
+    /// (and one with `m` and the activations' sum).
+    public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
+        let block = UnsafeMutableRawPointer.allocate(byteCount: bytesPerBlock, alignment: 4)
+        defer { block.deallocate() }
+        var sum: Float = 0
+        for b in 0..<blocks {
+            deinterleave(column: group + b * RowGroups.rowsPerGroup * bytesPerBlock, row: row, into: block)
+            let q = unsignedWeights(block)
+            var integer = -weightOffset * x.blockIntegerSums[b]
+            for i in 0..<32 { integer += Int32(q[i]) * Int32(x.bytes[32 * b + i]) }
+            sum = sum.addingProduct(Float(integer), UnsafeRawPointer(block).loadHalf(at: 0) * x.scales[b])
+            if halfCount == 2 { sum = sum.addingProduct(UnsafeRawPointer(block).loadHalf(at: 2), x.sums[b]) }
+        }
+        return sum
+    }
 }

@@ -1,20 +1,21 @@
 /// A kernel that multiplies activations with a matrix repacked into ``RowGroups``: sixteen
 /// rows at a time, lanes being rows.
 ///
-/// Only per-ISA kernels conform (this build's AVX-512 VNNI kernels of Q4_0, Q4_1, Q5_0 and
-/// Q8_0); ``WeightMatrix/withRowGroups(pool:)`` repacks a matrix only when its format's kernel
-/// does, so the portable build keeps the row-by-row layout. Both products must equal
+/// Only per-ISA kernels conform (this build's AVX-512 VNNI kernels of Q2_K, Q4_0, Q4_1, Q5_0
+/// and Q8_0); ``WeightMatrix/withRowGroups(pool:)`` repacks a matrix only when its format's
+/// kernel does, so the portable build keeps the row-by-row layout. Both products read the
+/// kernel's ``DotKernel/activationLayouts`` and must equal
 /// ``RowGroupFormat/groupDotReference(_:row:_:blocks:)`` of each row bit for bit.
 public protocol RowGroupKernel: DotKernel {
     /// The format of the repacked blocks.
     associatedtype Format: RowGroupFormat
 
     /// The products of the sixteen rows of one group with one activation vector (lane `r`:
-    /// row `r`). Reads ``Q8Activations/Layouts/bytes``.
+    /// row `r`).
     ///
     /// - Parameters:
     ///   - group: First byte of the group (``RowGroups/group(_:)``).
-    ///   - blocks: 32-weight blocks per row.
+    ///   - blocks: The format's blocks per row (``RowGroups/blocks``).
     static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float>
 
     /// The products of the sixteen rows of one group with four activation vectors (result `k`:

@@ -11,22 +11,30 @@ import Testing
         let format: any RowGroupFormat.Type
         var type: GGMLType { format.type }
         var description: String { type.name }
+        /// Columns of the test matrices: 11 blocks of 32, or 3 super-blocks of 256.
+        var columns: Int { type.blockSize == 256 ? 768 : 352 }
+        /// The format as a 32-weight word format, when it is one.
+        var words: (any WordGroupFormat.Type)? { format as? any WordGroupFormat.Type }
     }
 
     /// Every row of the format table that can be grouped.
     static let cases: [Case] = BlockFormats.all.compactMap { ($0 as? any RowGroupFormat.Type).map(Case.init) }
 
-    @Test func theFourFormatsCanBeGrouped() {
-        #expect(Set(Self.cases.map(\.type)) == [.q4_0, .q4_1, .q5_0, .q8_0])
+    @Test func theFiveFormatsCanBeGrouped() {
+        #expect(Set(Self.cases.map(\.type)) == [.q2_K, .q4_0, .q4_1, .q5_0, .q8_0])
     }
 
-    /// 48 rows (three groups) of 11 blocks, as a matrix over `bytes`.
-    static let rows = 48, columns = 352
+    /// The 32-weight formats.
+    static let wordCases = cases.filter { $0.words != nil }
 
+    /// 48 rows (three groups).
+    static let rows = 48
+
+    /// A matrix of random blocks of `c`'s format over `bytes`.
     static func withMatrix<R>(_ c: Case, seed: UInt64, rows: Int = rows, _ body: (WeightMatrix, [UInt8]) throws -> R) throws -> R {
-        let bytes = randomBlocks(c.type, rows: rows, columns: columns, seed: seed)
+        let bytes = randomBlocks(c.type, rows: rows, columns: c.columns, seed: seed)
         return try bytes.withUnsafeBytes { raw in
-            try body(WeightMatrix(type: c.type, rows: rows, columns: columns, data: raw.baseAddress!, byteCount: raw.count), bytes)
+            try body(WeightMatrix(type: c.type, rows: rows, columns: c.columns, data: raw.baseAddress!, byteCount: raw.count), bytes)
         }
     }
 
@@ -35,7 +43,7 @@ import Testing
         try Self.withMatrix(c, seed: 11) { matrix, bytes in
             func check<F: RowGroupFormat>(_ format: F.Type) {
                 let groups = RowGroups(F.self, matrix, pool: ThreadPool(threads: 2))
-                #expect(groups.groups == 3 && groups.blocks == 11 && groups.groupBytes * 3 == bytes.count)
+                #expect(groups.groups == 3 && groups.blocks == c.columns / F.weightsPerBlock && groups.groupBytes * 3 == bytes.count)
                 var block = [UInt8](repeating: 0, count: F.bytesPerBlock)
                 for r in 0..<Self.rows {
                     for b in 0..<groups.blocks {
@@ -49,32 +57,34 @@ import Testing
         }
     }
 
-    @Test(arguments: cases)
+    @Test(arguments: wordCases)
     func groupWordsRoundTrip(_ c: Case) {
+        let format = c.words!
         var rng = TestRandom(seed: 5)
         for _ in 0..<200 {
             let word = UInt32.random(in: .min ... .max, using: &rng)
-            for k in 0..<c.format.wordCount {
-                #expect(c.format.blockWord(c.format.groupWord(word, at: k), at: k) == word)
+            for k in 0..<format.wordCount {
+                #expect(format.blockWord(format.groupWord(word, at: k), at: k) == word)
             }
         }
     }
 
-    @Test(arguments: cases)
+    @Test(arguments: wordCases)
     func unsignedWeightsDecodeLikeTheFormat(_ c: Case) throws {
+        let format = c.words!
         // d·(q − offset), or d·q + m: the weights the reference multiplies are the format's.
         try Self.withMatrix(c, seed: 12, rows: 16) { matrix, bytes in
-            var decoded = [Float](repeating: 0, count: Self.columns)
+            var decoded = [Float](repeating: 0, count: c.columns)
             for r in 0..<16 {
                 decoded.withUnsafeMutableBufferPointer { matrix.dequantizeRow(r, into: $0.baseAddress!) }
-                for b in 0..<(Self.columns / 32) {
-                    let block = matrix.row(r) + b * c.format.bytesPerBlock
-                    let q = c.format.unsignedWeights(block)
+                for b in 0..<(c.columns / 32) {
+                    let block = matrix.row(r) + b * format.bytesPerBlock
+                    let q = format.unsignedWeights(block)
                     let d = Float(block.loadUnaligned(as: Float16.self))
-                    let m = c.format.halfCount == 2 ? Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self)) : 0
+                    let m = format.halfCount == 2 ? Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self)) : 0
                     for i in 0..<32 {
-                        let expected = c.format.halfCount == 2
-                            ? d * Float(q[i]) + m : d * Float(Int32(q[i]) - c.format.weightOffset)
+                        let expected = format.halfCount == 2
+                            ? d * Float(q[i]) + m : d * Float(Int32(q[i]) - format.weightOffset)
                         #expect(decoded[32 * b + i] == expected, "row \(r) weight \(32 * b + i)")
                     }
                 }
@@ -87,15 +97,15 @@ import Testing
         // The reference of the row-group kernels sums the same integers as the format's own
         // reference (which reads the row-by-row layout); only the float order differs.
         let a = Q8Activations()
-        let x = randomActivations(tokens: 1, columns: Self.columns, seed: 13)
-        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 1, columns: Self.columns) }
+        let x = randomActivations(tokens: 1, columns: c.columns, seed: 13)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 1, columns: c.columns) }
         try Self.withMatrix(c, seed: 14) { matrix, _ in
             func check<F: RowGroupFormat>(_ format: F.Type) {
                 let groups = RowGroups(F.self, matrix, pool: nil)
                 let dot = integerDotFormats.first { $0.type == F.type }!.format
                 for r in 0..<Self.rows {
                     let grouped = F.groupDotReference(groups.group(r / 16), row: r % 16, a.vector(token: 0), blocks: groups.blocks)
-                    let plain = dot.dotReference(row: matrix.row(r), a.vector(token: 0), blocks: groups.blocks)
+                    let plain = dot.dotReference(row: matrix.row(r), a.vector(token: 0), blocks: c.columns / 32)
                     #expect(abs(grouped - plain) <= 1e-4 * max(1, abs(plain)), "row \(r): \(grouped) vs \(plain)")
                 }
             }
@@ -107,9 +117,10 @@ import Testing
         // Q4_1's row-group reference (and so its kernel) is the format's own product, which
         // follows llama.cpp's float order, bit for bit (the golden greedy tests rely on it).
         let a = Q8Activations()
-        let x = randomActivations(tokens: 1, columns: Self.columns, seed: 23)
-        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 1, columns: Self.columns) }
-        try Self.withMatrix(Case(format: Q4_1.self), seed: 24) { matrix, _ in
+        let c = Case(format: Q4_1.self)
+        let x = randomActivations(tokens: 1, columns: c.columns, seed: 23)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 1, columns: c.columns) }
+        try Self.withMatrix(c, seed: 24) { matrix, _ in
             let groups = RowGroups(Q4_1.self, matrix, pool: nil)
             for r in 0..<Self.rows {
                 #expect(Q4_1.groupDotReference(groups.group(r / 16), row: r % 16, a.vector(token: 0), blocks: groups.blocks)
@@ -122,9 +133,9 @@ import Testing
         try Self.withMatrix(Case(format: Q8_0.self), seed: 15, rows: 40) { matrix, _ in
             #expect(matrix.withRowGroups().rowGroups == nil)
         }
-        let bytes = randomBlocks(.q2_K, rows: 16, columns: 256, seed: 16)
+        let bytes = randomBlocks(.q6_K, rows: 16, columns: 256, seed: 16)
         try bytes.withUnsafeBytes { raw in
-            let matrix = try WeightMatrix(type: .q2_K, rows: 16, columns: 256, data: raw.baseAddress!, byteCount: raw.count)
+            let matrix = try WeightMatrix(type: .q6_K, rows: 16, columns: 256, data: raw.baseAddress!, byteCount: raw.count)
             #expect(matrix.withRowGroups().rowGroups == nil)
         }
     }
@@ -133,8 +144,8 @@ import Testing
     @Test(arguments: cases)
     func kernelsEqualTheReference(_ c: Case) throws {
         let a = Q8Activations()
-        let x = randomActivations(tokens: 4, columns: Self.columns, seed: 17)
-        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 4, columns: Self.columns) }
+        let x = randomActivations(tokens: 4, columns: c.columns, seed: 17)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 4, columns: c.columns) }
         let v = (a.vector(token: 0), a.vector(token: 1), a.vector(token: 2), a.vector(token: 3))
         try Self.withMatrix(c, seed: 18) { matrix, _ in
             let grouped = matrix.withRowGroups()
@@ -163,14 +174,14 @@ import Testing
         // MatrixMultiply with a grouped matrix (decode, tiles of four vectors and the rest) is
         // the kernels' reference for every row and vector, and fusing it with a product that
         // is not grouped changes neither.
-        let x = randomActivations(tokens: tokens, columns: Self.columns, seed: 19)
+        let x = randomActivations(tokens: tokens, columns: c.columns, seed: 19)
         let pool = ThreadPool(threads: 2)
         try Self.withMatrix(c, seed: 20) { matrix, _ in
             let grouped = matrix.withRowGroups(pool: pool)
             let groups = try #require(grouped.rowGroups)
-            let plainBytes = randomBlocks(c.type, rows: 40, columns: Self.columns, seed: 22)
+            let plainBytes = randomBlocks(c.type, rows: 40, columns: c.columns, seed: 22)
             try plainBytes.withUnsafeBytes { raw in
-                let plain = try WeightMatrix(type: c.type, rows: 40, columns: Self.columns, data: raw.baseAddress!, byteCount: raw.count)
+                let plain = try WeightMatrix(type: c.type, rows: 40, columns: c.columns, data: raw.baseAddress!, byteCount: raw.count)
                 var y = [Float](repeating: .nan, count: tokens * Self.rows)
                 var fusedY = y
                 var plainY = [Float](repeating: .nan, count: tokens * 40), fusedPlainY = plainY
@@ -184,7 +195,7 @@ import Testing
                                                     xs.baseAddress!, tokens: tokens, scratch: Q8Activations(), pool: pool)
                         }
                     }
-                    scratch.quantize(xs.baseAddress!, tokens: tokens, columns: Self.columns)
+                    scratch.quantize(xs.baseAddress!, tokens: tokens, columns: c.columns)
                 }
                 func check<F: RowGroupFormat>(_ format: F.Type) {
                     for t in 0..<tokens {

@@ -1,7 +1,7 @@
 // Q4_0 in row groups (``RowGroups``): the four words of nibbles `qs` as they are; word k
 // holds weights 4k…4k+3 in its low nibbles and 16+4k…16+4k+3 in its high ones.
 
-extension Q4_0: RowGroupFormat {
+extension Q4_0: WordGroupFormat {
     public static var halfCount: Int { 1 }
     public static var weightOffset: Int32 { 8 }
 

@@ -7,7 +7,7 @@
 // row-group kernel keeps them too, as eight float vectors whose lane r is row r's lane i, so
 // its results equal ``Q4_1/dot(row:_:blocks:)`` bit for bit.
 
-extension Q4_1: RowGroupFormat {
+extension Q4_1: WordGroupFormat {
     public static var halfCount: Int { 2 }
     public static var weightOffset: Int32 { 0 }
 
@@ -28,7 +28,7 @@ extension Q4_1: RowGroupFormat {
         var lanes = [Float](repeating: 0, count: 8)
         var offsets: Float = 0
         for b in 0..<blocks {
-            RowGroups.deinterleave(Self.self, column: group + b * RowGroups.rowsPerGroup * bytesPerBlock, row: row, into: block)
+            deinterleave(column: group + b * RowGroups.rowsPerGroup * bytesPerBlock, row: row, into: block)
             let q = unsignedWeights(block)
             let scale = UnsafeRawPointer(block).loadHalf(at: dOffset) * x.scales[b]
             for i in 0..<8 {

@@ -3,7 +3,7 @@
 // The AVX-512 kernel then puts the fifth bits of weight vector j in place with one shift and
 // one mask.
 
-extension Q5_0: RowGroupFormat {
+extension Q5_0: WordGroupFormat {
     public static var halfCount: Int { 1 }
     public static var weightOffset: Int32 { 16 }
 

@@ -1,7 +1,7 @@
 // Q8_0 in row groups (``RowGroups``): the eight words of weights with each byte flipped to
 // unsigned (xor 0x80: q + 128) when the groups are built, so the kernel only loads them.
 
-extension Q8_0: RowGroupFormat {
+extension Q8_0: WordGroupFormat {
     public static var halfCount: Int { 1 }
     public static var weightOffset: Int32 { 128 }
 

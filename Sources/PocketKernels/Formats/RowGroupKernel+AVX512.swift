@@ -32,7 +32,7 @@ struct GroupWeights {
 }
 
 /// A row-group kernel that says how its format's column unpacks; the loops are shared.
-protocol GroupColumnKernel: RowGroupKernel {
+protocol GroupColumnKernel: RowGroupKernel where Format: WordGroupFormat {
     /// The weights of a column, from its first word (past the fp16 fields).
     static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights
 }

@@ -1,0 +1,231 @@
+// Q2_K in row groups (``RowGroups``). A column is one super-block of sixteen rows (1,344 bytes):
+//
+//   0..<32       d of rows 0…15 (fp16)
+//   32..<64      dmin of rows 0…15 (fp16)
+//   64..<320     four vectors of scale bytes: vector k, lane r = the scale bytes of sub-blocks
+//                4k…4k+3 of row r (scale in the low nibble, min in the high one)
+//   320..<1344   sixteen vectors of 2-bit values: vector m (sub-block m), lane r = a word whose
+//                byte i holds, in bits 2s…2s+1, weight 16m + 4s + i of row r
+//
+// So one load of vector m, shifted by 2s and masked, is four weights of sub-block m per lane
+// (weights 16m+4s…16m+4s+3, in byte order): the kernel multiplies them by their scale as bytes
+// (`vpmullw`, q·scale < 64) and meets them with one broadcast activation word in a `vpdpbusd`,
+// all sixteen rows at once; every product of a super-block then adds into the same integers.
+// The activations are the plane-ordered super-block bytes with one scale per super-block,
+// where sixteen consecutive values stay consecutive. The mins meet the activations' scaled
+// sub-block sums in float, sub-block by sub-block:
+//   Σ_sb d·d_x·(Σ_m sc_m·Σ q·a) − dmin·(Σ_m min_m·Σ_m x)
+
+extension Q2_K: RowGroupFormat {
+    /// Where the scale bytes and the 2-bit values start in a column.
+    static let groupScalesOffset = 64, groupValuesOffset = 320
+
+    /// The 2-bit value of weight `i` of a block.
+    @inline(__always)
+    static func value(_ block: UnsafeRawPointer, _ i: Int) -> UInt8 {
+        let h = i >> 7, j = (i >> 5) & 3, l = i & 31
+        return block.byte(at: qsOffset + 32 * h + l) &>> UInt8(2 * j) & 3
+    }
+
+    public static func interleave(rows: UnsafeRawPointer, rowBytes: Int, block: Int, into destination: UnsafeMutableRawPointer) {
+        for r in 0..<RowGroups.rowsPerGroup {
+            let source = rows + r * rowBytes + block * bytesPerBlock
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: dOffset, as: UInt16.self), toByteOffset: 2 * r, as: UInt16.self)
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: dminOffset, as: UInt16.self), toByteOffset: 32 + 2 * r, as: UInt16.self)
+            for s in 0..<16 {
+                destination.storeBytes(of: source.byte(at: scalesOffset + s),
+                                       toByteOffset: groupScalesOffset + 64 * (s / 4) + 4 * r + s % 4, as: UInt8.self)
+            }
+            for m in 0..<16 {
+                var word: UInt32 = 0
+                for s in 0..<4 {
+                    for i in 0..<4 { word |= UInt32(value(source, 16 * m + 4 * s + i)) &<< UInt32(8 * i + 2 * s) }
+                }
+                destination.storeBytes(of: word, toByteOffset: groupValuesOffset + 64 * m + 4 * r, as: UInt32.self)
+            }
+        }
+    }
+
+    public static func deinterleave(column: UnsafeRawPointer, row r: Int, into destination: UnsafeMutableRawPointer) {
+        destination.storeBytes(of: column.loadUnaligned(fromByteOffset: 2 * r, as: UInt16.self), toByteOffset: dOffset, as: UInt16.self)
+        destination.storeBytes(of: column.loadUnaligned(fromByteOffset: 32 + 2 * r, as: UInt16.self), toByteOffset: dminOffset, as: UInt16.self)
+        for s in 0..<16 {
+            destination.storeBytes(of: column.byte(at: groupScalesOffset + 64 * (s / 4) + 4 * r + s % 4),
+                                   toByteOffset: scalesOffset + s, as: UInt8.self)
+        }
+        var qs = [UInt8](repeating: 0, count: 64)
+        for m in 0..<16 {
+            let word = column.loadUnaligned(fromByteOffset: groupValuesOffset + 64 * m + 4 * r, as: UInt32.self)
+            for s in 0..<4 {
+                for i in 0..<4 {
+                    let weight = 16 * m + 4 * s + i, h = weight >> 7, j = (weight >> 5) & 3, l = weight & 31
+                    qs[32 * h + l] |= UInt8(word &>> UInt32(8 * i + 2 * s) & 3) &<< UInt8(2 * j)
+                }
+            }
+        }
+        for k in 0..<64 { destination.storeBytes(of: qs[k], toByteOffset: qsOffset + k, as: UInt8.self) }
+    }
+
+    /// Per super-block: the integer sum over the sub-blocks of each scale times its weights'
+    /// products, and the mins' float sum in sub-block order; then one fused multiply-add with
+    /// `d·d_x` and one with `−dmin`.
+    public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
+        let block = UnsafeMutableRawPointer.allocate(byteCount: bytesPerBlock, alignment: 4)
+        defer { block.deallocate() }
+        var sum: Float = 0
+        for sb in 0..<blocks {
+            deinterleave(column: group + sb * RowGroups.rowsPerGroup * bytesPerBlock, row: row, into: block)
+            var integer: Int32 = 0
+            var mins: Float = 0
+            for m in 0..<16 {
+                let packed = UnsafeRawPointer(block).byte(at: scalesOffset + m)
+                var products: Int32 = 0
+                for k in 0..<16 {
+                    let i = 16 * m + k
+                    products += Int32(value(block, i)) * Int32(x.superBytes[256 * sb + Q8Activations.planeOrderPosition(i)])
+                }
+                integer += Int32(packed & 0xF) * products
+                mins = mins.addingProduct(Float(packed &>> 4), x.scaledSubBlockSums[16 * sb + Q8Activations.subBlockLane(m)])
+            }
+            let d = UnsafeRawPointer(block).loadHalf(at: dOffset), dmin = UnsafeRawPointer(block).loadHalf(at: dminOffset)
+            sum = sum.addingProduct(Float(integer), d * x.superScales[sb])
+            sum = sum.addingProduct(-dmin, mins)
+        }
+        return sum
+    }
+}
+
+#if POCKET_AVX512_VNNI
+extension Q2_K.AVX512: RowGroupKernel {
+    public typealias Format = Q2_K
+
+    public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
+        let picks = GroupScalePicks()
+        var sum = SIMD16<Float>()
+        var column = group
+        for sb in 0..<blocks {
+            let v = UnsafeRawPointer(x.superBytes + 256 * sb), sums = x.scaledSubBlockSums + 16 * sb
+            // One accumulator per shift: four chains of sixteen products.
+            var a0 = SIMD16<Int32>(), a1 = SIMD16<Int32>(), a2 = SIMD16<Int32>(), a3 = SIMD16<Int32>()
+            var mins = SIMD16<Float>()
+            for k in 0..<4 {
+                let (scales, minBytes) = scaleBytes(column, k)
+                for n in 0..<4 {
+                    let m = 4 * k + n
+                    let w = scaledWeights(column, m, VNNI.shuffleBytes(scales, picks[n]))
+                    a0 = VNNI.dot(a0, w.0, word(v, m, 0)); a1 = VNNI.dot(a1, w.1, word(v, m, 1))
+                    a2 = VNNI.dot(a2, w.2, word(v, m, 2)); a3 = VNNI.dot(a3, w.3, word(v, m, 3))
+                    mins.addProduct(minimum(minBytes, n), SIMD16(repeating: sums[Q8Activations.subBlockLane(m)]))
+                }
+            }
+            add(&sum, (a0 &+ a1) &+ (a2 &+ a3), mins, column, x.superScales[sb])
+            column += columnBytes
+        }
+        return sum
+    }
+
+    @inline(never)
+    public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
+        -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        let picks = GroupScalePicks()
+        var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
+        var column = group
+        for sb in 0..<blocks {
+            let v0 = UnsafeRawPointer(x.0.superBytes + 256 * sb), v1 = UnsafeRawPointer(x.1.superBytes + 256 * sb)
+            let v2 = UnsafeRawPointer(x.2.superBytes + 256 * sb), v3 = UnsafeRawPointer(x.3.superBytes + 256 * sb)
+            let sums = (x.0.scaledSubBlockSums + 16 * sb, x.1.scaledSubBlockSums + 16 * sb,
+                        x.2.scaledSubBlockSums + 16 * sb, x.3.scaledSubBlockSums + 16 * sb)
+            // Two accumulators per vector (shifts 0, 1 and 2, 3).
+            var a0 = SIMD16<Int32>(), b0 = SIMD16<Int32>(), a1 = SIMD16<Int32>(), b1 = SIMD16<Int32>()
+            var a2 = SIMD16<Int32>(), b2 = SIMD16<Int32>(), a3 = SIMD16<Int32>(), b3 = SIMD16<Int32>()
+            var m0 = SIMD16<Float>(), m1 = SIMD16<Float>(), m2 = SIMD16<Float>(), m3 = SIMD16<Float>()
+            for k in 0..<4 {
+                let (scales, minBytes) = scaleBytes(column, k)
+                for n in 0..<4 {
+                    let m = 4 * k + n
+                    let w = scaledWeights(column, m, VNNI.shuffleBytes(scales, picks[n]))
+                    a0 = VNNI.dot(VNNI.dot(a0, w.0, word(v0, m, 0)), w.1, word(v0, m, 1))
+                    b0 = VNNI.dot(VNNI.dot(b0, w.2, word(v0, m, 2)), w.3, word(v0, m, 3))
+                    a1 = VNNI.dot(VNNI.dot(a1, w.0, word(v1, m, 0)), w.1, word(v1, m, 1))
+                    b1 = VNNI.dot(VNNI.dot(b1, w.2, word(v1, m, 2)), w.3, word(v1, m, 3))
+                    a2 = VNNI.dot(VNNI.dot(a2, w.0, word(v2, m, 0)), w.1, word(v2, m, 1))
+                    b2 = VNNI.dot(VNNI.dot(b2, w.2, word(v2, m, 2)), w.3, word(v2, m, 3))
+                    a3 = VNNI.dot(VNNI.dot(a3, w.0, word(v3, m, 0)), w.1, word(v3, m, 1))
+                    b3 = VNNI.dot(VNNI.dot(b3, w.2, word(v3, m, 2)), w.3, word(v3, m, 3))
+                    let minimum = minimum(minBytes, n), lane = Q8Activations.subBlockLane(m)
+                    m0.addProduct(minimum, SIMD16(repeating: sums.0[lane])); m1.addProduct(minimum, SIMD16(repeating: sums.1[lane]))
+                    m2.addProduct(minimum, SIMD16(repeating: sums.2[lane])); m3.addProduct(minimum, SIMD16(repeating: sums.3[lane]))
+                }
+            }
+            add(&s0, a0 &+ b0, m0, column, x.0.superScales[sb]); add(&s1, a1 &+ b1, m1, column, x.1.superScales[sb])
+            add(&s2, a2 &+ b2, m2, column, x.2.superScales[sb]); add(&s3, a3 &+ b3, m3, column, x.3.superScales[sb])
+            column += columnBytes
+        }
+        return (s0, s1, s2, s3)
+    }
+
+    /// Bytes per column: one super-block of sixteen rows.
+    @inline(__always) static var columnBytes: Int { RowGroups.rowsPerGroup * Q2_K.bytesPerBlock }
+
+    /// Scale vector `k` of a column: the scales (low nibbles) and mins (high nibbles) of
+    /// sub-blocks 4k…4k+3, as bytes.
+    @inline(__always)
+    static func scaleBytes(_ column: UnsafeRawPointer, _ k: Int) -> (scales: SIMD16<UInt32>, mins: SIMD16<UInt32>) {
+        let packed = column.loadUnaligned(fromByteOffset: Q2_K.groupScalesOffset + 64 * k, as: SIMD16<UInt32>.self)
+        return (packed & 0x0F0F_0F0F, packed &>> 4 & 0x0F0F_0F0F)
+    }
+
+    /// Sub-block `m`'s four weight vectors (shifts 0, 2, 4, 6) times its scale, as bytes: the
+    /// scale is in the low byte of each 16-bit half of `scale` (q·scale < 64 does not carry).
+    @inline(__always)
+    static func scaledWeights(_ column: UnsafeRawPointer, _ m: Int, _ scale: SIMD16<UInt32>)
+        -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
+        let q = column.loadUnaligned(fromByteOffset: Q2_K.groupValuesOffset + 64 * m, as: SIMD16<UInt32>.self)
+        let mask = SIMD16<UInt32>(repeating: 0x0303_0303)
+        return (VNNI.multiplyHalves(q & mask, scale), VNNI.multiplyHalves(q &>> 2 & mask, scale),
+                VNNI.multiplyHalves(q &>> 4 & mask, scale), VNNI.multiplyHalves(q &>> 6 & mask, scale))
+    }
+
+    /// The activation word of sub-block `m`, shift `s` (values 16m+4s…16m+4s+3 in plane order)
+    /// in every lane.
+    @inline(__always)
+    static func word(_ v: UnsafeRawPointer, _ m: Int, _ s: Int) -> SIMD16<UInt32> {
+        let position = 64 * ((m >> 1) & 3) + 32 * (m >> 3) + 16 * (m & 1) + 4 * s
+        return SIMD16(repeating: v.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+    }
+
+    /// Byte `n` of each lane of `mins` as floats.
+    @inline(__always)
+    static func minimum(_ mins: SIMD16<UInt32>, _ n: Int) -> SIMD16<Float> {
+        VNNI.floats(SIMD16<Int32>(truncatingIfNeeded: mins &>> UInt32(8 * n) & 0xFF))
+    }
+
+    /// Adds a super-block's integer sums and mins' sums into `sum`, in the reference's order.
+    @inline(__always)
+    static func add(_ sum: inout SIMD16<Float>, _ integers: SIMD16<Int32>, _ mins: SIMD16<Float>, _ column: UnsafeRawPointer, _ superScale: Float) {
+        let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+        let dmin = VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
+        sum.addProduct(VNNI.floats(integers), d * SIMD16(repeating: superScale))
+        sum.addProduct(-dmin, mins)
+    }
+}
+
+/// `vpshufb` indices that copy byte n of each 32-bit lane (a sub-block's scale) into the low
+/// byte of both of the lane's 16-bit halves, with zero high bytes: the multiplier of
+/// ``Q2_K/AVX512/scaledWeights(_:_:_:)``.
+struct GroupScalePicks {
+    let p0, p1, p2, p3: SIMD16<UInt32>
+
+    @inline(__always)
+    init() {
+        // Byte b of a 128-bit lane is picked by index b; lane L starts at byte 4·(L % 4).
+        let base = SIMD16<UInt32>(0, 4, 8, 12, 0, 4, 8, 12, 0, 4, 8, 12, 0, 4, 8, 12)
+        @inline(__always) func pick(_ n: UInt32) -> SIMD16<UInt32> { (base &+ n) &* 0x1_0001 | 0x8000_8000 }
+        p0 = pick(0); p1 = pick(1); p2 = pick(2); p3 = pick(3)
+    }
+
+    subscript(n: Int) -> SIMD16<UInt32> {
+        @inline(__always) get { n == 0 ? p0 : n == 1 ? p1 : n == 2 ? p2 : p3 }
+    }
+}
+#endif
