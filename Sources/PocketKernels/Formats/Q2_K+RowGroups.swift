@@ -28,20 +28,32 @@ extension Q2_K: RowGroupFormat {
     }
 
     public static func interleave(rows: UnsafeRawPointer, rowBytes: Int, block: Int, into destination: UnsafeMutableRawPointer) {
-        for r in 0..<RowGroups.rowsPerGroup {
-            let source = rows + r * rowBytes + block * bytesPerBlock
-            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: dOffset, as: UInt16.self), toByteOffset: 2 * r, as: UInt16.self)
-            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: dminOffset, as: UInt16.self), toByteOffset: 32 + 2 * r, as: UInt16.self)
-            for s in 0..<16 {
-                destination.storeBytes(of: source.byte(at: scalesOffset + s),
-                                       toByteOffset: groupScalesOffset + 64 * (s / 4) + 4 * r + s % 4, as: UInt8.self)
-            }
-            for m in 0..<16 {
-                var word: UInt32 = 0
-                for s in 0..<4 {
-                    for i in 0..<4 { word |= UInt32(value(source, 16 * m + 4 * s + i)) &<< UInt32(8 * i + 2 * s) }
+        // The block's 256 values as bytes in weight order, then four bytes at a time.
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 32) { values in
+            let bytes = UnsafeMutableRawPointer(values.baseAddress!)
+            for r in 0..<RowGroups.rowsPerGroup {
+                let source = rows + r * rowBytes + block * bytesPerBlock
+                destination.storeBytes(of: source.loadUnaligned(fromByteOffset: dOffset, as: UInt16.self), toByteOffset: 2 * r, as: UInt16.self)
+                destination.storeBytes(of: source.loadUnaligned(fromByteOffset: dminOffset, as: UInt16.self), toByteOffset: 32 + 2 * r, as: UInt16.self)
+                for s in 0..<16 {
+                    destination.storeBytes(of: source.byte(at: scalesOffset + s),
+                                           toByteOffset: groupScalesOffset + 64 * (s / 4) + 4 * r + s % 4, as: UInt8.self)
                 }
-                destination.storeBytes(of: word, toByteOffset: groupValuesOffset + 64 * m + 4 * r, as: UInt32.self)
+                // Weight 128h + 32j + l is bits 2j…2j+1 of byte 32h + l.
+                for h in 0..<2 {
+                    for j in 0..<4 {
+                        for e in 0..<4 {
+                            let packed = source.loadUnaligned(fromByteOffset: qsOffset + 32 * h + 8 * e, as: UInt64.self)
+                            bytes.storeBytes(of: packed &>> UInt64(2 * j) & 0x0303_0303_0303_0303,
+                                             toByteOffset: 128 * h + 32 * j + 8 * e, as: UInt64.self)
+                        }
+                    }
+                }
+                for m in 0..<16 {
+                    @inline(__always) func four(_ s: Int) -> UInt32 { bytes.load(fromByteOffset: 16 * m + 4 * s, as: UInt32.self) }
+                    let word = four(0) | four(1) &<< 2 | four(2) &<< 4 | four(3) &<< 6
+                    destination.storeBytes(of: word, toByteOffset: groupValuesOffset + 64 * m + 4 * r, as: UInt32.self)
+                }
             }
         }
     }
