@@ -38,6 +38,18 @@ extension WordGroupFormat {
     /// Words of weights per block.
     public static var wordCount: Int { (bytesPerBlock - 2 * halfCount) / 4 }
 
+    /// The 32 nibbles of the 16 bytes at `offset` of a block in weight order: byte j holds
+    /// weight j in its low nibble and weight j + 16 in its high one (Q4_0, Q4_1, Q5_0's `qs`).
+    static func nibbles(_ block: UnsafeRawPointer, at offset: Int) -> [UInt8] {
+        var q = [UInt8](repeating: 0, count: 32)
+        for j in 0..<16 {
+            let byte = block.byte(at: offset + j)
+            q[j] = byte & 0xF
+            q[j + 16] = byte &>> 4
+        }
+        return q
+    }
+
     /// Stored as in the block.
     public static func groupWord(_ word: UInt32, at index: Int) -> UInt32 { word }
     /// Stored as in the block.

@@ -5,15 +5,7 @@ extension Q4_0: WordGroupFormat {
     public static var halfCount: Int { 1 }
     public static var weightOffset: Int32 { 8 }
 
-    public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
-        var q = [UInt8](repeating: 0, count: 32)
-        for j in 0..<16 {
-            let byte = block.byte(at: qsOffset + j)
-            q[j] = byte & 0xF
-            q[j + 16] = byte &>> 4
-        }
-        return q
-    }
+    public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] { nibbles(block, at: qsOffset) }
 }
 
 #if POCKET_AVX512_VNNI

@@ -11,15 +11,7 @@ extension Q4_1: WordGroupFormat {
     public static var halfCount: Int { 2 }
     public static var weightOffset: Int32 { 0 }
 
-    public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
-        var q = [UInt8](repeating: 0, count: 32)
-        for j in 0..<16 {
-            let byte = block.byte(at: qsOffset + j)
-            q[j] = byte & 0xF
-            q[j + 16] = byte &>> 4
-        }
-        return q
-    }
+    public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] { nibbles(block, at: qsOffset) }
 
     /// llama.cpp's order, one weight at a time (see the top of this file).
     public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
@@ -48,14 +40,7 @@ extension Q4_1.AVX512: RowGroupKernel {
 
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         var sums = LaneSums()
-        var column = group
-        for b in 0..<blocks {
-            let w = GroupWeights.fourBit(column + 64)
-            let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
-            let m = VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
-            sums.add(w, d, m, x, b)
-            column += 16 * Q4_1.bytesPerBlock
-        }
+        forEachColumn(group, blocks: blocks) { w, d, m, b in sums.add(w, d, m, x, b) }
         return sums.total
     }
 
@@ -71,16 +56,25 @@ extension Q4_1.AVX512: RowGroupKernel {
     @inline(__always)
     static func groupDot2(_ group: UnsafeRawPointer, _ x0: Q8Vector, _ x1: Q8Vector, blocks: Int) -> (SIMD16<Float>, SIMD16<Float>) {
         var s0 = LaneSums(), s1 = LaneSums()
-        var column = group
-        for b in 0..<blocks {
-            let w = GroupWeights.fourBit(column + 64)
-            let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
-            let m = VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
+        forEachColumn(group, blocks: blocks) { w, d, m, b in
             s0.add(w, d, m, x0, b)
             s1.add(w, d, m, x1, b)
-            column += 16 * Q4_1.bytesPerBlock
         }
         return (s0.total, s1.total)
+    }
+
+    /// Calls `body` with each column's weights, scales `d` and minimums `m`, and its index.
+    @inline(__always)
+    static func forEachColumn(
+        _ group: UnsafeRawPointer, blocks: Int, _ body: (GroupWeights, SIMD16<Float>, SIMD16<Float>, Int) -> Void
+    ) {
+        var column = group
+        for b in 0..<blocks {
+            body(GroupWeights.fourBit(column + 64),
+                 VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
+                 VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)), b)
+            column += 16 * Q4_1.bytesPerBlock
+        }
     }
 
     /// The eight float lanes of sixteen rows (vector i, lane r: row r's lane i) and the

@@ -24,13 +24,7 @@ extension Q5_0: WordGroupFormat {
 
     public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
         let qh = block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)
-        var q = [UInt8](repeating: 0, count: 32)
-        for j in 0..<16 {
-            let byte = block.byte(at: qsOffset + j)
-            q[j] = byte & 0xF | UInt8(qh &>> UInt32(j) & 1) &<< 4
-            q[j + 16] = byte &>> 4 | UInt8(qh &>> UInt32(j + 16) & 1) &<< 4
-        }
-        return q
+        return nibbles(block, at: qsOffset).enumerated().map { i, q in q | UInt8(qh &>> UInt32(i) & 1) &<< 4 }
     }
 }
 
