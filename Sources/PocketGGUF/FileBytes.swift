@@ -80,8 +80,9 @@ final class FileBytes: @unchecked Sendable {
 
     /// Drops the resident pages that lie wholly inside `range` from the mapping
     /// (`MADV_DONTNEED`): they stop counting towards the process's memory, and a later read
-    /// faults them in again from the file. Nothing happens for a heap copy, whose bytes would
-    /// be lost.
+    /// faults them in again from the file. The range is also marked as read at random
+    /// (`MADV_RANDOM`, its own mapping region), so that faults on neighbouring data do not map
+    /// its pages back around them. Nothing happens for a heap copy, whose bytes would be lost.
     func releasePages(_ range: UnsafeRawBufferPointer) {
         guard isMapped, let start = range.baseAddress else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -89,6 +90,7 @@ final class FileBytes: @unchecked Sendable {
         let end = (Int(bitPattern: start) + range.count) / page * page
         guard end > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return }
         madvise(address, end - first, MADV_DONTNEED)
+        madvise(address, end - first, MADV_RANDOM)
     }
 
     deinit {

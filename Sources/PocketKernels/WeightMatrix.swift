@@ -46,9 +46,9 @@ public struct WeightMatrix: @unchecked Sendable {
 
     /// The matrix with its weights also repacked into ``RowGroups``, when this build has a
     /// row-group kernel for its format (AVX-512 VNNI: Q4_0, Q4_1, Q5_0, Q8_0) and its rows are a
-    /// multiple of 16; otherwise the matrix unchanged. Products with the result read only the
-    /// groups, so the caller may release the pages of ``data`` (``dequantizeRow(_:into:)``
-    /// still reads them).
+    /// multiple of 16; otherwise the matrix unchanged. The result reads only the groups
+    /// (products and ``dequantizeRow(_:into:)``), so the caller may release the pages of
+    /// ``data``.
     ///
     /// - Parameter pool: Threads to split the repacking over.
     public func withRowGroups(pool: ThreadPool? = nil) -> WeightMatrix {
@@ -66,11 +66,25 @@ public struct WeightMatrix: @unchecked Sendable {
     /// First byte of row `r`.
     @inline(__always) public func row(_ r: Int) -> UnsafeRawPointer { data + r * rowBytes }
 
-    /// Decodes row `r` into `columns` floats at `destination`.
+    /// Decodes row `r` into `columns` floats at `destination`, from the ``rowGroups`` when the
+    /// matrix has them (so the pages of ``data`` may stay released).
     ///
     /// Every type accepted by the initializer has a decoder in ``BlockFormats``, F32 included.
     public func dequantizeRow(_ r: Int, into destination: UnsafeMutablePointer<Float>) {
-        format.dequantize(row(r), blocks: columns / format.weightsPerBlock, into: destination)
+        let blocks = columns / format.weightsPerBlock
+        if let groups = rowGroups, let grouped = format as? any RowGroupFormat.Type {
+            withUnsafeTemporaryAllocation(byteCount: rowBytes, alignment: 16) { row in
+                Self.copyRow(grouped, groups, r, into: row.baseAddress!)
+                format.dequantize(UnsafeRawPointer(row.baseAddress!), blocks: blocks, into: destination)
+            }
+        } else {
+            format.dequantize(row(r), blocks: blocks, into: destination)
+        }
+    }
+
+    /// Copies row `r`'s blocks out of `groups`, as the format stores them.
+    private static func copyRow<F: RowGroupFormat>(_ format: F.Type, _ groups: RowGroups, _ r: Int, into row: UnsafeMutableRawPointer) {
+        for b in 0..<groups.blocks { groups.copyBlock(F.self, row: r, block: b, into: row + b * F.bytesPerBlock) }
     }
 }
 

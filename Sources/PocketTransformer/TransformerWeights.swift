@@ -36,7 +36,7 @@ public struct LayerWeights: @unchecked Sendable {
 /// these weights (``Transformer``) keeps alive.
 public struct TransformerWeights: @unchecked Sendable {
     /// Token embedding table, `vocab × dim` (`token_embd.weight`).
-    public let tokenEmbedding: WeightMatrix
+    public private(set) var tokenEmbedding: WeightMatrix
     /// Per-block weights (`blk.N.*`).
     public private(set) var layers: [LayerWeights]
     /// Final RMSNorm scale (`output_norm.weight`).
@@ -116,8 +116,9 @@ public struct TransformerWeights: @unchecked Sendable {
     /// The weights with every matrix that the products read repacked into row groups where
     /// this build has a row-group kernel for it (``WeightMatrix/withRowGroups(pool:)``), the
     /// output projection first (the largest), each original's pages released from `file`'s
-    /// mapping once it is copied: memory stays about the file's size, at its peak too. The
-    /// token embedding is only looked up row by row and stays as it is.
+    /// mapping once it is copied: memory stays about the file's size, at its peak too. A token
+    /// embedding that is not also the output is only looked up row by row and stays as it is;
+    /// a tied one is looked up in the output's groups, so it is in memory once.
     func withRowGroups(releasingPagesOf file: GGUFFile, pool: ThreadPool) -> TransformerWeights {
         func grouped(_ matrix: WeightMatrix) -> WeightMatrix {
             let result = matrix.withRowGroups(pool: pool)
@@ -128,6 +129,7 @@ public struct TransformerWeights: @unchecked Sendable {
         }
         var copy = self
         copy.output = grouped(output)
+        if output.data == tokenEmbedding.data { copy.tokenEmbedding = copy.output }
         copy.layers = layers.map { l in
             LayerWeights(
                 attentionNorm: l.attentionNorm, query: grouped(l.query), key: grouped(l.key), value: grouped(l.value),

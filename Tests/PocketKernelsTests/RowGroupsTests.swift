@@ -169,6 +169,29 @@ import Testing
         }
     }
 
+    @Test(arguments: cases)
+    func rowsDecodeFromTheGroups(_ c: Case) throws {
+        // A grouped matrix decodes its rows from the groups: the same floats, even once the
+        // original bytes are gone (the transformer releases their pages; here they are wiped).
+        var bytes = randomBlocks(c.type, rows: Self.rows, columns: c.columns, seed: 25)
+        let expected = try bytes.withUnsafeBytes { raw in
+            let matrix = try WeightMatrix(type: c.type, rows: Self.rows, columns: c.columns, data: raw.baseAddress!, byteCount: raw.count)
+            return (0..<Self.rows).map { r in
+                [Float](unsafeUninitializedCapacity: c.columns) { out, n in matrix.dequantizeRow(r, into: out.baseAddress!); n = c.columns }
+            }
+        }
+        try bytes.withUnsafeMutableBytes { raw in
+            let grouped = try WeightMatrix(type: c.type, rows: Self.rows, columns: c.columns, data: raw.baseAddress!, byteCount: raw.count)
+                .withRowGroups()
+            #expect(grouped.rowGroups != nil)
+            for i in raw.indices { raw[i] = 0xFF }
+            for r in 0..<Self.rows {
+                let decoded = [Float](unsafeUninitializedCapacity: c.columns) { out, n in grouped.dequantizeRow(r, into: out.baseAddress!); n = c.columns }
+                #expect(decoded == expected[r], "row \(r)")
+            }
+        }
+    }
+
     @Test(arguments: cases, [1, 4, 7])
     func productsReadTheGroups(_ c: Case, tokens: Int) throws {
         // MatrixMultiply with a grouped matrix (decode, tiles of four vectors and the rest) is
