@@ -1,0 +1,193 @@
+// Q6_K in row groups (``RowGroups``). A column is one super-block of sixteen rows (3,360 bytes):
+//
+//   0..<32       d of rows 0…15 (fp16)
+//   32..<288     four vectors of signed scales: vector k, lane r = the scales of sub-blocks
+//                4k…4k+3 of row r
+//   288..<3360   per sub-block m, three vectors: lane r of the first holds in byte i the low
+//                four bits of weights 16m+i (low nibble) and 16m+4+i (high nibble) of row r,
+//                the second those of 16m+8+i and 16m+12+i, the third in bits 2s…2s+1 of
+//                byte i the high two bits of weight 16m+4s+i
+//
+// So four weights of sub-block m per lane (q ∈ 0…63, weights 16m+4s…16m+4s+3 in byte order)
+// are a nibble or'ed with two shifted high bits, and meet one broadcast activation word in a
+// `vpdpbusd`. The offset (q − 32) is each sub-block's starting value, −32 × its activations'
+// sum; the signed scale multiplies the sub-block's integer sum, and the two sub-blocks of an
+// activation block add before one float multiply-add with d·d_x for the sixteen rows.
+
+extension Q6_K: RowGroupFormat {
+    /// Where the scales and the weights start in a column, and the bytes per sub-block.
+    static let groupScalesOffset = 32, groupWeightsOffset = 288, groupSubBlockBytes = 192
+
+    /// The 6-bit value of weight `i` of a block.
+    @inline(__always)
+    static func value(_ block: UnsafeRawPointer, _ i: Int) -> UInt8 {
+        let h = i >> 7, n = (i >> 6) & 1, l64 = i & 63, j = (i >> 5) & 3, l32 = i & 31
+        let low = block.byte(at: qlOffset + 64 * h + l64) &>> UInt8(4 * n) & 0xF
+        let high = block.byte(at: qhOffset + 32 * h + l32) &>> UInt8(2 * j) & 3
+        return low | high &<< 4
+    }
+
+    public static func interleave(rows: UnsafeRawPointer, rowBytes: Int, block: Int, into destination: UnsafeMutableRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { q in
+            for r in 0..<RowGroups.rowsPerGroup {
+                let source = rows + r * rowBytes + block * bytesPerBlock
+                destination.storeBytes(of: source.loadUnaligned(fromByteOffset: dOffset, as: UInt16.self), toByteOffset: 2 * r, as: UInt16.self)
+                for s in 0..<16 {
+                    destination.storeBytes(of: source.byte(at: scalesOffset + s),
+                                           toByteOffset: groupScalesOffset + 64 * (s / 4) + 4 * r + s % 4, as: UInt8.self)
+                }
+                for i in 0..<256 { q[i] = value(source, i) }
+                for m in 0..<16 {
+                    var first: UInt32 = 0, second: UInt32 = 0, high: UInt32 = 0
+                    for i in 0..<4 {
+                        let shift = UInt32(8 * i)
+                        first |= UInt32(q[16 * m + i] & 0xF | (q[16 * m + 4 + i] & 0xF) &<< 4) &<< shift
+                        second |= UInt32(q[16 * m + 8 + i] & 0xF | (q[16 * m + 12 + i] & 0xF) &<< 4) &<< shift
+                        for s in 0..<4 { high |= UInt32(q[16 * m + 4 * s + i] &>> 4) &<< (shift + UInt32(2 * s)) }
+                    }
+                    let base = groupWeightsOffset + groupSubBlockBytes * m + 4 * r
+                    destination.storeBytes(of: first, toByteOffset: base, as: UInt32.self)
+                    destination.storeBytes(of: second, toByteOffset: base + 64, as: UInt32.self)
+                    destination.storeBytes(of: high, toByteOffset: base + 128, as: UInt32.self)
+                }
+            }
+        }
+    }
+
+    /// The 6-bit value of weight `16m + 4s + i` of row `r` in a column.
+    @inline(__always)
+    static func groupValue(_ column: UnsafeRawPointer, row r: Int, _ m: Int, _ s: Int, _ i: Int) -> UInt8 {
+        let base = groupWeightsOffset + groupSubBlockBytes * m + 4 * r
+        let nibbles = column.byte(at: base + 64 * (s / 2) + i) &>> UInt8(4 * (s % 2)) & 0xF
+        let high = column.byte(at: base + 128 + i) &>> UInt8(2 * s) & 3
+        return nibbles | high &<< 4
+    }
+
+    public static func deinterleave(column: UnsafeRawPointer, row r: Int, into destination: UnsafeMutableRawPointer) {
+        destination.storeBytes(of: column.loadUnaligned(fromByteOffset: 2 * r, as: UInt16.self), toByteOffset: dOffset, as: UInt16.self)
+        for s in 0..<16 {
+            destination.storeBytes(of: column.byte(at: groupScalesOffset + 64 * (s / 4) + 4 * r + s % 4),
+                                   toByteOffset: scalesOffset + s, as: UInt8.self)
+        }
+        for k in 0..<192 { destination.storeBytes(of: 0, toByteOffset: qlOffset + k, as: UInt8.self) }
+        for m in 0..<16 {
+            for s in 0..<4 {
+                for i in 0..<4 {
+                    let q = groupValue(column, row: r, m, s, i), w = 16 * m + 4 * s + i
+                    let h = w >> 7, n = (w >> 6) & 1, j = (w >> 5) & 3
+                    let ql = qlOffset + 64 * h + (w & 63), qh = qhOffset + 32 * h + (w & 31)
+                    destination.storeBytes(of: destination.load(fromByteOffset: ql, as: UInt8.self) | (q & 0xF) &<< UInt8(4 * n),
+                                           toByteOffset: ql, as: UInt8.self)
+                    destination.storeBytes(of: destination.load(fromByteOffset: qh, as: UInt8.self) | (q &>> 4) &<< UInt8(2 * j),
+                                           toByteOffset: qh, as: UInt8.self)
+                }
+            }
+        }
+    }
+
+    /// Per activation block (two sub-blocks): each sub-block's integer sum of (q − 32) times
+    /// the activations, times its signed scale, the two added; then one fused multiply-add
+    /// with `d·d_x`.
+    public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
+        var sum: Float = 0
+        for sb in 0..<blocks {
+            let column = group + sb * RowGroups.rowsPerGroup * bytesPerBlock
+            let d = column.loadHalf(at: 2 * row)
+            for b in 0..<8 {
+                var integer: Int32 = 0
+                for m in 2 * b..<2 * b + 2 {
+                    var products: Int32 = 0
+                    for s in 0..<4 {
+                        for i in 0..<4 {
+                            let a = Int32(x.bytes[256 * sb + 16 * m + 4 * s + i])
+                            products += (Int32(groupValue(column, row: row, m, s, i)) - 32) * a
+                        }
+                    }
+                    let scale = Int32(Int8(bitPattern: column.byte(at: groupScalesOffset + 64 * (m / 4) + 4 * row + m % 4)))
+                    integer += scale * products
+                }
+                sum = sum.addingProduct(Float(integer), d * x.scales[8 * sb + b])
+            }
+        }
+        return sum
+    }
+}
+
+#if POCKET_AVX512_VNNI
+extension Q6_K.AVX512: RowGroupKernel {
+    public typealias Format = Q6_K
+
+    public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
+        var sum = SIMD16<Float>()
+        var column = group
+        for sb in 0..<blocks {
+            let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+            for b in 0..<8 {
+                let (low, high) = (subBlock(column, 2 * b), subBlock(column, 2 * b + 1))
+                let scales = signedScales(column, b)
+                let integers = subBlockSum(low, x, sb, 2 * b) &* scales.0 &+ subBlockSum(high, x, sb, 2 * b + 1) &* scales.1
+                sum.addProduct(VNNI.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
+            }
+            column += columnBytes
+        }
+        return sum
+    }
+
+    @inline(never)
+    public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
+        -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
+        var column = group
+        for sb in 0..<blocks {
+            let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+            for b in 0..<8 {
+                let (low, high) = (subBlock(column, 2 * b), subBlock(column, 2 * b + 1))
+                let scales = signedScales(column, b)
+                @inline(__always) func add(_ sum: inout SIMD16<Float>, _ x: Q8Vector) {
+                    let integers = subBlockSum(low, x, sb, 2 * b) &* scales.0 &+ subBlockSum(high, x, sb, 2 * b + 1) &* scales.1
+                    sum.addProduct(VNNI.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
+                }
+                add(&s0, x.0); add(&s1, x.1); add(&s2, x.2); add(&s3, x.3)
+            }
+            column += columnBytes
+        }
+        return (s0, s1, s2, s3)
+    }
+
+    /// Bytes per column: one super-block of sixteen rows.
+    @inline(__always) static var columnBytes: Int { RowGroups.rowsPerGroup * Q6_K.bytesPerBlock }
+
+    /// Sub-block `m`'s four weight vectors (weights 16m+4s…16m+4s+3 of each row, q ∈ 0…63).
+    @inline(__always)
+    static func subBlock(_ column: UnsafeRawPointer, _ m: Int) -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
+        let base = Q6_K.groupWeightsOffset + Q6_K.groupSubBlockBytes * m
+        let first = column.loadUnaligned(fromByteOffset: base, as: SIMD16<UInt32>.self)
+        let second = column.loadUnaligned(fromByteOffset: base + 64, as: SIMD16<UInt32>.self)
+        let high = column.loadUnaligned(fromByteOffset: base + 128, as: SIMD16<UInt32>.self)
+        let nibble = SIMD16<UInt32>(repeating: 0x0F0F_0F0F), top = SIMD16<UInt32>(repeating: 0x3030_3030)
+        return (first & nibble | high &<< 4 & top, first &>> 4 & nibble | high &<< 2 & top,
+                second & nibble | high & top, second &>> 4 & nibble | high &>> 2 & top)
+    }
+
+    /// The signed scales of sub-blocks 2b and 2b + 1, each in every lane's row.
+    @inline(__always)
+    static func signedScales(_ column: UnsafeRawPointer, _ b: Int) -> (SIMD16<Int32>, SIMD16<Int32>) {
+        let word = column.loadUnaligned(fromByteOffset: Q6_K.groupScalesOffset + 64 * (b / 2), as: SIMD16<Int32>.self)
+        let first = 16 * (b % 2)
+        return ((word &<< Int32(24 - first)) &>> 24, (word &<< Int32(16 - first)) &>> 24)
+    }
+
+    /// Sub-block `m` of super-block `sb` times `x`: Σ(q − 32)·a, with the offset as the
+    /// starting value.
+    @inline(__always)
+    static func subBlockSum(_ w: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>), _ x: Q8Vector, _ sb: Int, _ m: Int) -> SIMD16<Int32> {
+        let a = UnsafeRawPointer(x.bytes + 256 * sb + 16 * m)
+        let g = x.groupSums + 64 * sb + 4 * m
+        let start = SIMD16<Int32>(repeating: 0 &- ((g[0] &+ g[1]) &+ (g[2] &+ g[3])) &<< 5)
+        @inline(__always) func word(_ s: Int) -> SIMD16<UInt32> { SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * s, as: UInt32.self)) }
+        let p = VNNI.dot(VNNI.dot(start, w.0, word(0)), w.1, word(1))
+        let q = VNNI.dot(VNNI.dot(.zero, w.2, word(2)), w.3, word(3))
+        return p &+ q
+    }
+}
+#endif
