@@ -24,7 +24,7 @@ public enum MatrixMultiply {
         _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
         into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false
     ) {
-        if let layouts = layouts(of: weights) {
+        if let layouts = KernelTable.layouts(of: weights.type) {
             fused((Product(weights, into: y), nil, nil), layouts, x, tokens, scratch, pool, inputUnchanged)
         } else if weights.type == .f32 {
             float(weights, x, tokens, y, pool)
@@ -59,9 +59,9 @@ public enum MatrixMultiply {
         scratch: Q8Activations, pool: ThreadPool
     ) {
         var thirdLayouts: Q8Activations.Layouts? = []
-        if let third { thirdLayouts = layouts(of: third.weights) }
-        guard let firstLayouts = layouts(of: first.weights),
-              let secondLayouts = layouts(of: second.weights), let thirdLayouts
+        if let third { thirdLayouts = KernelTable.layouts(of: third.weights.type) }
+        guard let firstLayouts = KernelTable.layouts(of: first.weights.type),
+              let secondLayouts = KernelTable.layouts(of: second.weights.type), let thirdLayouts
         else {
             // A format without an integer kernel: one product after the other.
             multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool)
@@ -72,12 +72,6 @@ public enum MatrixMultiply {
             return
         }
         fused((first, second, third), firstLayouts.union(secondLayouts).union(thirdLayouts), x, tokens, scratch, pool, false)
-    }
-
-    /// The activation layouts the products with `weights` read (a row-group kernel reads its
-    /// kernel's); nil when its format has no integer kernel.
-    private static func layouts(of weights: WeightMatrix) -> Q8Activations.Layouts? {
-        KernelTable.layouts(of: weights.type)
     }
 
     /// Quantizes `x` (unless it is known unchanged and already quantized) in `layouts`, those

@@ -12,6 +12,11 @@ public protocol RowGroupFormat: BlockFormat {
     static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float
 }
 
+extension RowGroupFormat {
+    /// Bytes of one column: the sixteen rows' blocks, the same bytes as in the rows.
+    @inline(__always) public static var groupColumnBytes: Int { RowGroups.rowsPerGroup * bytesPerBlock }
+}
+
 /// A 32-weight row-group format whose block is ``halfCount`` fp16 fields followed by 32-bit
 /// words of quantized weights (Q4_0, Q4_1, Q5_0, Q8_0), with unsigned weights `q` and
 /// `x = d·(q − offset)` (or `x = d·q + m` for Q4_1).
@@ -82,20 +87,20 @@ extension WordGroupFormat {
         }
     }
 
-    /// The shared kernels' order: per block, the integer sum of the unsigned weights times the
-    /// activations minus the offset times their sum, then one fused multiply-add with `d·d_x`
-    /// (and one with `m` and the activations' sum).
+    /// The shared kernels' order for the formats with an offset: per block, the integer sum of
+    /// the unsigned weights times the activations minus the offset times their sum, then one
+    /// fused multiply-add with `d·d_x`. (Q4_1, with a minimum, keeps llama.cpp's order and
+    /// gives its own.)
     public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
         let block = UnsafeMutableRawPointer.allocate(byteCount: bytesPerBlock, alignment: 4)
         defer { block.deallocate() }
         var sum: Float = 0
         for b in 0..<blocks {
-            deinterleave(column: group + b * RowGroups.rowsPerGroup * bytesPerBlock, row: row, into: block)
+            deinterleave(column: group + b * groupColumnBytes, row: row, into: block)
             let q = unsignedWeights(block)
             var integer = -weightOffset * x.blockIntegerSums[b]
             for i in 0..<32 { integer += Int32(q[i]) * Int32(x.bytes[32 * b + i]) }
             sum = sum.addingProduct(Float(integer), UnsafeRawPointer(block).loadHalf(at: 0) * x.scales[b])
-            if halfCount == 2 { sum = sum.addingProduct(UnsafeRawPointer(block).loadHalf(at: 2), x.sums[b]) }
         }
         return sum
     }

@@ -42,7 +42,7 @@ public final class RowGroups: @unchecked Sendable {
         type = F.type
         groups = matrix.rows / Self.rowsPerGroup
         blocks = matrix.columns / F.weightsPerBlock
-        columnBytes = Self.rowsPerGroup * F.bytesPerBlock
+        columnBytes = F.groupColumnBytes
         let groupBytes = blocks * columnBytes
         storage = .allocate(byteCount: groups * groupBytes, alignment: 64)
         let storage = storage, blocks = blocks, columnBytes = columnBytes

@@ -86,7 +86,7 @@ extension Q2_K: RowGroupFormat {
         defer { block.deallocate() }
         var sum: Float = 0
         for sb in 0..<blocks {
-            deinterleave(column: group + sb * RowGroups.rowsPerGroup * bytesPerBlock, row: row, into: block)
+            deinterleave(column: group + sb * groupColumnBytes, row: row, into: block)
             var integer: Int32 = 0
             var mins: Float = 0
             for m in 0..<16 {
@@ -131,7 +131,7 @@ extension Q2_K.AVX512: RowGroupKernel {
                 }
             }
             add(&sum, (a0 &+ a1) &+ (a2 &+ a3), mins, column, x.superScales[sb])
-            column += columnBytes
+            column += Q2_K.groupColumnBytes
         }
         return sum
     }
@@ -171,13 +171,10 @@ extension Q2_K.AVX512: RowGroupKernel {
             }
             add(&s0, a0 &+ b0, m0, column, x.0.superScales[sb]); add(&s1, a1 &+ b1, m1, column, x.1.superScales[sb])
             add(&s2, a2 &+ b2, m2, column, x.2.superScales[sb]); add(&s3, a3 &+ b3, m3, column, x.3.superScales[sb])
-            column += columnBytes
+            column += Q2_K.groupColumnBytes
         }
         return (s0, s1, s2, s3)
     }
-
-    /// Bytes per column: one super-block of sixteen rows.
-    @inline(__always) static var columnBytes: Int { RowGroups.rowsPerGroup * Q2_K.bytesPerBlock }
 
     /// Scale vector `k` of a column: the scales (low nibbles) and mins (high nibbles) of
     /// sub-blocks 4k…4k+3, as bytes.

@@ -20,7 +20,7 @@ extension Q4_1: WordGroupFormat {
         var lanes = [Float](repeating: 0, count: 8)
         var offsets: Float = 0
         for b in 0..<blocks {
-            deinterleave(column: group + b * RowGroups.rowsPerGroup * bytesPerBlock, row: row, into: block)
+            deinterleave(column: group + b * groupColumnBytes, row: row, into: block)
             let q = unsignedWeights(block)
             let scale = UnsafeRawPointer(block).loadHalf(at: dOffset) * x.scales[b]
             for i in 0..<8 {
@@ -73,7 +73,7 @@ extension Q4_1.AVX512: RowGroupKernel {
             body(GroupWeights.fourBit(column + 64),
                  VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
                  VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)), b)
-            column += 16 * Q4_1.bytesPerBlock
+            column += Q4_1.groupColumnBytes
         }
     }
 

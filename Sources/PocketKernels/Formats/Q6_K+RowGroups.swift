@@ -91,7 +91,7 @@ extension Q6_K: RowGroupFormat {
     public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
         var sum: Float = 0
         for sb in 0..<blocks {
-            let column = group + sb * RowGroups.rowsPerGroup * bytesPerBlock
+            let column = group + sb * groupColumnBytes
             let d = column.loadHalf(at: 2 * row)
             for b in 0..<8 {
                 var integer: Int32 = 0
@@ -123,12 +123,10 @@ extension Q6_K.AVX512: RowGroupKernel {
         for sb in 0..<blocks {
             let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
             for b in 0..<8 {
-                let (low, high) = (subBlock(column, 2 * b), subBlock(column, 2 * b + 1))
-                let scales = signedScales(column, b)
-                let integers = subBlockSum(low, x, sb, 2 * b) &* scales.0 &+ subBlockSum(high, x, sb, 2 * b + 1) &* scales.1
-                sum.addProduct(VNNI.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
+                let block = ActivationBlock(column, b)
+                block.add(&sum, d, x, sb)
             }
-            column += columnBytes
+            column += Q6_K.groupColumnBytes
         }
         return sum
     }
@@ -141,21 +139,38 @@ extension Q6_K.AVX512: RowGroupKernel {
         for sb in 0..<blocks {
             let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
             for b in 0..<8 {
-                let (low, high) = (subBlock(column, 2 * b), subBlock(column, 2 * b + 1))
-                let scales = signedScales(column, b)
-                @inline(__always) func add(_ sum: inout SIMD16<Float>, _ x: Q8Vector) {
-                    let integers = subBlockSum(low, x, sb, 2 * b) &* scales.0 &+ subBlockSum(high, x, sb, 2 * b + 1) &* scales.1
-                    sum.addProduct(VNNI.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
-                }
-                add(&s0, x.0); add(&s1, x.1); add(&s2, x.2); add(&s3, x.3)
+                // Unpacked once for the four vectors.
+                let block = ActivationBlock(column, b)
+                block.add(&s0, d, x.0, sb); block.add(&s1, d, x.1, sb)
+                block.add(&s2, d, x.2, sb); block.add(&s3, d, x.3, sb)
             }
-            column += columnBytes
+            column += Q6_K.groupColumnBytes
         }
         return (s0, s1, s2, s3)
     }
 
-    /// Bytes per column: one super-block of sixteen rows.
-    @inline(__always) static var columnBytes: Int { RowGroups.rowsPerGroup * Q6_K.bytesPerBlock }
+    /// The two sub-blocks of one activation block (`2b`, `2b + 1`) of a column, unpacked.
+    struct ActivationBlock {
+        let b: Int
+        let low, high: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>)
+        let scales: (SIMD16<Int32>, SIMD16<Int32>)
+
+        @inline(__always)
+        init(_ column: UnsafeRawPointer, _ b: Int) {
+            self.b = b
+            low = subBlock(column, 2 * b)
+            high = subBlock(column, 2 * b + 1)
+            scales = signedScales(column, b)
+        }
+
+        /// Adds this block of sixteen rows (super-block scales `d`) times `x` into `sum`, in
+        /// the order of ``Q6_K/groupDotReference(_:row:_:blocks:)``.
+        @inline(__always)
+        func add(_ sum: inout SIMD16<Float>, _ d: SIMD16<Float>, _ x: Q8Vector, _ sb: Int) {
+            let integers = subBlockSum(low, x, sb, 2 * b) &* scales.0 &+ subBlockSum(high, x, sb, 2 * b + 1) &* scales.1
+            sum.addProduct(VNNI.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
+        }
+    }
 
     /// Sub-block `m`'s four weight vectors (weights 16m+4s…16m+4s+3 of each row, q ∈ 0…63).
     @inline(__always)

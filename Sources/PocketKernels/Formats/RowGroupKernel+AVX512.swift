@@ -31,16 +31,15 @@ struct GroupWeights {
     }
 }
 
-/// A row-group kernel that says how its format's column unpacks; the loops are shared.
+/// A row-group kernel of a 32-weight format with an offset and one scale (Q4_0, Q5_0, Q8_0)
+/// that says how its format's column unpacks; the loops are shared. (Q4_1 keeps llama.cpp's
+/// lanes and has its own loops.)
 protocol GroupColumnKernel: RowGroupKernel where Format: WordGroupFormat {
     /// The weights of a column, from its first word (past the fp16 fields).
     static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights
 }
 
 extension GroupColumnKernel {
-    /// Bytes per column: sixteen blocks.
-    @inline(__always) static var columnBytes: Int { RowGroups.rowsPerGroup * Format.bytesPerBlock }
-
     /// `log2` of the format's offset (its unsigned weights exceed the signed by a power of two).
     @inline(__always) static var offsetShift: Int32 { Int32(Format.weightOffset.trailingZeroBitCount) }
 
@@ -48,10 +47,9 @@ extension GroupColumnKernel {
         var sum = SIMD16<Float>()
         var column = group
         for b in 0..<blocks {
-            let w = columnWeights(column + 32 * Format.halfCount)
-            let d = halves(column, 0)
-            add(&sum, w, d, column, x, b)
-            column += columnBytes
+            let w = columnWeights(column + 32), d = scales(column)  // words follow the 16 fp16 scales
+            add(&sum, w, d, x, b)
+            column += Format.groupColumnBytes
         }
         return sum
     }
@@ -62,13 +60,12 @@ extension GroupColumnKernel {
         var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
         var column = group
         for b in 0..<blocks {
-            let w = columnWeights(column + 32 * Format.halfCount)
-            let d = halves(column, 0)
-            add(&s0, w, d, column, x.0, b)
-            add(&s1, w, d, column, x.1, b)
-            add(&s2, w, d, column, x.2, b)
-            add(&s3, w, d, column, x.3, b)
-            column += columnBytes
+            let w = columnWeights(column + 32), d = scales(column)  // words follow the 16 fp16 scales
+            add(&s0, w, d, x.0, b)
+            add(&s1, w, d, x.1, b)
+            add(&s2, w, d, x.2, b)
+            add(&s3, w, d, x.3, b)
+            column += Format.groupColumnBytes
         }
         return (s0, s1, s2, s3)
     }
@@ -76,8 +73,8 @@ extension GroupColumnKernel {
     /// Adds block `b` of sixteen rows (weights `w`, scales `d`) times `x` into `sum`, in the
     /// order of ``RowGroupFormat/groupDotReference(_:row:_:blocks:)``.
     @inline(__always)
-    static func add(_ sum: inout SIMD16<Float>, _ w: GroupWeights, _ d: SIMD16<Float>, _ column: UnsafeRawPointer, _ x: Q8Vector, _ b: Int) {
-        let start = Format.weightOffset == 0 ? SIMD16<Int32>() : SIMD16(repeating: 0 &- x.blockIntegerSums[b] &<< offsetShift)
+    static func add(_ sum: inout SIMD16<Float>, _ w: GroupWeights, _ d: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
+        let start = SIMD16(repeating: 0 &- x.blockIntegerSums[b] &<< offsetShift)
         let a = UnsafeRawPointer(x.bytes + 32 * b)
         @inline(__always) func word(_ k: Int) -> SIMD16<UInt32> {
             SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
@@ -87,13 +84,12 @@ extension GroupColumnKernel {
         p = VNNI.dot(p, w.w2, word(2)); q = VNNI.dot(q, w.w6, word(6))
         p = VNNI.dot(p, w.w3, word(3)); q = VNNI.dot(q, w.w7, word(7))
         sum.addProduct(VNNI.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
-        if Format.halfCount == 2 { sum.addProduct(halves(column, 32), SIMD16(repeating: x.sums[b])) }
     }
 
-    /// The sixteen fp16 values at `column + offset` as floats (`vcvtph2ps`).
+    /// The sixteen scales `d` of a column as floats (`vcvtph2ps`).
     @inline(__always)
-    static func halves(_ column: UnsafeRawPointer, _ offset: Int) -> SIMD16<Float> {
-        VNNI.floats(halves: column.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt16>.self))
+    static func scales(_ column: UnsafeRawPointer) -> SIMD16<Float> {
+        VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
     }
 }
 #endif
