@@ -11,7 +11,9 @@ import Foundation
 ///
 /// The work is split in two passes with exactly the online algorithm's arithmetic: the first
 /// walks the keys and records, per position, the rescale factor and the weight the online
-/// softmax applies there; the second replays those steps on the value rows, a few 16-lane
+/// softmax applies there (the running maximum decides which exponential each position takes,
+/// then the block's exponentials are computed sixteen at a time, bit for bit the C library's
+/// `expf` that llama.cpp calls); the second replays those steps on the value rows, a few 16-lane
 /// accumulators at a time kept in registers. Replaying per accumulator gives the same
 /// operations in the same order, so results are identical to the one-pass loop, but the value
 /// updates no longer wait on each other through memory. Both passes go block by block
@@ -108,30 +110,46 @@ public enum Attention {
             let k = keys + start * rowStride, v = values + start * rowStride
             // Pass 1: the online softmax's decisions at every position of the block.
             for h in 0..<heads {
-                let query = queries + h * hd, r = rescales + h * block, w = weights + h * block
-                var maximum = maxima[h], sum = sums[h]
+                let r = rescales + h * block, w = weights + h * block
+                let query = queries + h * hd
+                for j in 0..<count { w[j] = VectorMath.dot(query, k + j * rowStride, count: hd) * scale }
+                // The running maximum decides, per position, which exponential the step takes:
+                // e^(old max − score) rescales (flagged by r = 0 until it is known), or
+                // e^(score − max) weighs the value. Then all of them at once.
+                var maximum = maxima[h]
                 for j in 0..<count {
-                    let score = VectorMath.dot(query, k + j * rowStride, count: hd) * scale
-                    var rescale: Float = 1, weight: Float = 1
+                    let score = w[j]
                     if score > maximum {
-                        rescale = expf(maximum - score)
+                        w[j] = maximum - score
+                        r[j] = 0
                         maximum = score
-                    } else if score - maximum < -104 {
-                        // expf is exactly +0 below about -103.97 (and takes a slow underflow
-                        // path to say so): this value adds nothing.
-                        weight = 0
                     } else {
-                        weight = expf(score - maximum)
+                        w[j] = score - maximum
+                        r[j] = 1
                     }
-                    r[j] = rescale
-                    w[j] = weight
-                    sum = sum * rescale + weight
                 }
                 maxima[h] = maximum
+                VectorMath.cLibraryExp(inPlace: w, count: count)
+                var sum = sums[h]
+                for j in 0..<count {
+                    if r[j] == 0 { (r[j], w[j]) = (w[j], 1) }
+                    sum = sum * r[j] + w[j]
+                }
                 sums[h] = sum
             }
-            // Pass 2: the same steps on the values, 64 and then 16 dimensions at a time.
-            for h in 0..<heads {
+            // Pass 2: the same steps on the values, 64 and then 16 dimensions at a time; two
+            // heads at a time where they can, which share the value rows and interleave their
+            // accumulators' dependency chains (a rounded step waits on three conversions).
+            var pair = 0
+            while pair + 2 <= heads && hd % 64 == 0 {
+                let (r0, w0, y0) = (rescales + pair * block, weights + pair * block, accumulators + pair * hd)
+                let (r1, w1, y1) = (r0 + block, w0 + block, y0 + hd)
+                for d in stride(from: 0, to: hd, by: 64) {
+                    replay4x2(v + d, rowStride, count, (UnsafePointer(r0), UnsafePointer(w0), y0 + d), (UnsafePointer(r1), UnsafePointer(w1), y1 + d), halfPrecision)
+                }
+                pair += 2
+            }
+            for h in pair..<heads {
                 let r = rescales + h * block, w = weights + h * block, y = accumulators + h * hd
                 var d = 0
                 while d + 64 <= hd {
@@ -199,14 +217,50 @@ public enum Attention {
     /// precision when `half` (exactly what storing the accumulator as `Float16` would do).
     @inline(__always)
     static func step(_ y: inout SIMD16<Float>, _ value: UnsafePointer<Float16>, _ rescale: Float, _ weight: Float, _ half: Bool) {
+        step(&y, widened(UnsafeRawPointer(value).loadUnaligned(as: SIMD16<Float16>.self)), rescale, weight, half)
+    }
+
+    /// ``step(_:_:_:_:_:)-(_,UnsafePointer<Float16>,_,_,_)`` with the value row already widened.
+    @inline(__always)
+    static func step(_ y: inout SIMD16<Float>, _ value: SIMD16<Float>, _ rescale: Float, _ weight: Float, _ half: Bool) {
         if rescale != 1 {
             y *= rescale
             if half { y = widened(narrowed(y)) }
         }
         if weight != 0 {
-            y.addProduct(widened(UnsafeRawPointer(value).loadUnaligned(as: SIMD16<Float16>.self)), SIMD16(repeating: weight))
+            y.addProduct(value, SIMD16(repeating: weight))
             if half { y = widened(narrowed(y)) }
         }
+    }
+
+    /// Pass 2 for 64 dimensions of one block and two heads (each its rescales, weights and
+    /// accumulators): eight accumulators in registers, each value row widened once for both.
+    @inline(__always)
+    static func replay4x2(
+        _ values: UnsafePointer<Float16>, _ rowStride: Int, _ length: Int,
+        _ first: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafeMutablePointer<Float>),
+        _ second: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafeMutablePointer<Float>), _ half: Bool
+    ) {
+        let a = UnsafeMutableRawPointer(first.2), b = UnsafeMutableRawPointer(second.2)
+        var a0 = a.loadUnaligned(as: SIMD16<Float>.self), a1 = a.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+        var a2 = a.loadUnaligned(fromByteOffset: 128, as: SIMD16<Float>.self), a3 = a.loadUnaligned(fromByteOffset: 192, as: SIMD16<Float>.self)
+        var b0 = b.loadUnaligned(as: SIMD16<Float>.self), b1 = b.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+        var b2 = b.loadUnaligned(fromByteOffset: 128, as: SIMD16<Float>.self), b3 = b.loadUnaligned(fromByteOffset: 192, as: SIMD16<Float>.self)
+        for j in 0..<length {
+            let row = UnsafeRawPointer(values + j * rowStride)
+            let v0 = widened(row.loadUnaligned(as: SIMD16<Float16>.self))
+            let v1 = widened(row.loadUnaligned(fromByteOffset: 32, as: SIMD16<Float16>.self))
+            let v2 = widened(row.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float16>.self))
+            let v3 = widened(row.loadUnaligned(fromByteOffset: 96, as: SIMD16<Float16>.self))
+            let (r, w) = (first.0[j], first.1[j])
+            step(&a0, v0, r, w, half); step(&a1, v1, r, w, half); step(&a2, v2, r, w, half); step(&a3, v3, r, w, half)
+            let (s, x) = (second.0[j], second.1[j])
+            step(&b0, v0, s, x, half); step(&b1, v1, s, x, half); step(&b2, v2, s, x, half); step(&b3, v3, s, x, half)
+        }
+        a.storeBytes(of: a0, as: SIMD16<Float>.self); a.storeBytes(of: a1, toByteOffset: 64, as: SIMD16<Float>.self)
+        a.storeBytes(of: a2, toByteOffset: 128, as: SIMD16<Float>.self); a.storeBytes(of: a3, toByteOffset: 192, as: SIMD16<Float>.self)
+        b.storeBytes(of: b0, as: SIMD16<Float>.self); b.storeBytes(of: b1, toByteOffset: 64, as: SIMD16<Float>.self)
+        b.storeBytes(of: b2, toByteOffset: 128, as: SIMD16<Float>.self); b.storeBytes(of: b3, toByteOffset: 192, as: SIMD16<Float>.self)
     }
 
     /// Pass 2 for 64 dimensions of one block: four accumulators loaded into registers, the
