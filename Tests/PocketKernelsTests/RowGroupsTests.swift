@@ -20,8 +20,8 @@ import Testing
     /// Every row of the format table that can be grouped.
     static let cases: [Case] = BlockFormats.all.compactMap { ($0 as? any RowGroupFormat.Type).map(Case.init) }
 
-    @Test func theSixFormatsCanBeGrouped() {
-        #expect(Set(Self.cases.map(\.type)) == [.q2_K, .q6_K, .q4_0, .q4_1, .q5_0, .q8_0])
+    @Test func theSevenFormatsCanBeGrouped() {
+        #expect(Set(Self.cases.map(\.type)) == [.q2_K, .q4_K, .q6_K, .q4_0, .q4_1, .q5_0, .q8_0])
     }
 
     /// The 32-weight formats.
@@ -133,9 +133,9 @@ import Testing
         try Self.withMatrix(Case(format: Q8_0.self), seed: 15, rows: 40) { matrix, _ in
             #expect(matrix.withRowGroups().rowGroups == nil)
         }
-        let bytes = randomBlocks(.q4_K, rows: 16, columns: 256, seed: 16)
+        let bytes = randomBlocks(.q5_K, rows: 16, columns: 256, seed: 16)
         try bytes.withUnsafeBytes { raw in
-            let matrix = try WeightMatrix(type: .q4_K, rows: 16, columns: 256, data: raw.baseAddress!, byteCount: raw.count)
+            let matrix = try WeightMatrix(type: .q5_K, rows: 16, columns: 256, data: raw.baseAddress!, byteCount: raw.count)
             #expect(matrix.withRowGroups().rowGroups == nil)
         }
     }
