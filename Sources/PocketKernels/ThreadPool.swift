@@ -26,11 +26,25 @@ public final class ThreadPool: @unchecked Sendable {
 
     private let lock = NSCondition()
     private let submitLock = NSLock()
+    /// Incremented once per job (after `job` is set): what a worker waits on.
     private let generation = Atomic<Int>(0)
+    /// Workers still running the current job.
     private let pending = Atomic<Int>(0)
+    /// Workers waiting on `lock` (or about to): the submitter wakes them only if there are any.
+    private let sleepers = Atomic<Int>(0)
+    /// The current job: written by the submitter before `generation` moves, read by the workers
+    /// after they see it move, cleared after `pending` reaches zero.
     private var job: ((Int) -> Void)?
-    private var shuttingDown = false
+    private let shuttingDown = Atomic<Bool>(false)
     private let exited = Atomic<Int>(0)
+
+    /// Checks of `generation` a waiting worker makes before it starts yielding between checks.
+    private static let workerSpins = 20_000
+    /// How long a waiting worker keeps checking (yielding the CPU between checks, so that other
+    /// threads on a busy machine run) before it sleeps.
+    private static let workerPollNanoseconds: UInt64 = 2_000_000
+    /// Checks of `pending` the submitter makes before it yields the CPU between checks.
+    private static let submitterSpins = 100_000
 
     /// The number of cores this process may use.
     public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -58,7 +72,7 @@ public final class ThreadPool: @unchecked Sendable {
 
     deinit {
         lock.lock()
-        shuttingDown = true
+        shuttingDown.store(true, ordering: .sequentiallyConsistent)
         generation.add(1, ordering: .sequentiallyConsistent)
         lock.broadcast()
         lock.unlock()
@@ -72,18 +86,22 @@ public final class ThreadPool: @unchecked Sendable {
         if threadCount == 1 { body(0); return }
         submitLock.lock()
         defer { submitLock.unlock() }
-        lock.lock()
         job = body
         pending.store(threadCount - 1, ordering: .sequentiallyConsistent)
         generation.add(1, ordering: .sequentiallyConsistent)
-        lock.broadcast()
-        lock.unlock()
+        // A worker that went to sleep registered first (under the lock, before its last check of
+        // `generation`), so either it sees the new generation or this sees it asleep.
+        if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
+            lock.lock()
+            lock.broadcast()
+            lock.unlock()
+        }
         body(0)
         // Workers finish within microseconds of the caller on balanced jobs: spin, then yield.
         var spins = 0
         while pending.load(ordering: .acquiring) != 0 {
             spins += 1
-            if spins > 1000 { sched_yield() }
+            if spins > Self.submitterSpins { sched_yield() }
         }
         job = nil
     }
@@ -108,21 +126,28 @@ public final class ThreadPool: @unchecked Sendable {
     private func workerLoop(index: Int) {
         var seen = 0
         while true {
-            // Spin for a short while: decode issues jobs every few microseconds.
+            // Spin, then poll with yields for a while: decode issues jobs every few
+            // microseconds, with serial work between them; waking from a sleep takes longer.
             var spins = 0
-            while generation.load(ordering: .acquiring) == seen && spins < 20_000 { spins += 1 }
+            while generation.load(ordering: .acquiring) == seen && spins < Self.workerSpins { spins += 1 }
+            if generation.load(ordering: .acquiring) == seen {
+                let deadline = DispatchTime.now().uptimeNanoseconds + Self.workerPollNanoseconds
+                while generation.load(ordering: .acquiring) == seen && DispatchTime.now().uptimeNanoseconds < deadline {
+                    sched_yield()
+                }
+            }
             if generation.load(ordering: .acquiring) == seen {
                 lock.lock()
-                while generation.load(ordering: .acquiring) == seen && !shuttingDown { lock.wait() }
+                sleepers.add(1, ordering: .sequentiallyConsistent)
+                while generation.load(ordering: .sequentiallyConsistent) == seen
+                    && !shuttingDown.load(ordering: .sequentiallyConsistent) { lock.wait() }
+                sleepers.subtract(1, ordering: .sequentiallyConsistent)
                 lock.unlock()
             }
-            lock.lock()
-            let stop = shuttingDown
-            let body = job
-            lock.unlock()
-            if stop { return }
+            if shuttingDown.load(ordering: .acquiring) { return }
+            // The generation cannot move again until this worker has finished the job.
             seen = generation.load(ordering: .acquiring)
-            body?(index)
+            job?(index)
             pending.subtract(1, ordering: .releasing)
         }
     }

@@ -39,25 +39,3 @@ import Testing
         #expect(abs(gate[2] - 3 / (1 + exp(-3)) * 2) < 1e-5)
     }
 }
-
-@Suite struct ThreadPoolTests {
-    @Test func parallelForCoversEveryIndexExactlyOnce() {
-        let pool = ThreadPool(threads: 3)
-        for count in [1, 2, 5, 1000] {
-            let hits = UnsafeMutablePointer<Int>.allocate(capacity: count)
-            hits.initialize(repeating: 0, count: count)
-            pool.parallelFor(count) { range in for i in range { hits[i] += 1 } }
-            #expect((0..<count).allSatisfy { hits[$0] == 1 })
-            hits.deallocate()
-        }
-    }
-
-    @Test func runsManySmallJobsInSequence() {
-        let pool = ThreadPool(threads: 2)
-        let total = UnsafeMutablePointer<Int>.allocate(capacity: 2)
-        total.initialize(repeating: 0, count: 2)
-        for _ in 0..<10_000 { pool.run { worker in total[worker] += 1 } }
-        #expect(total[0] == 10_000 && total[1] == 10_000)
-        total.deallocate()
-    }
-}

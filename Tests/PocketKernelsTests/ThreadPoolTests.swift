@@ -1,0 +1,90 @@
+import Foundation
+import PocketKernels
+import Synchronization
+import Testing
+
+/// The pool's hand-off: every job runs on every thread exactly once, whether the workers are
+/// spinning or asleep, and concurrent submitters are serialized.
+@Suite struct ThreadPoolTests {
+    /// Runs `work` on a separate thread and reports whether it finished within `seconds`, so a
+    /// lost wake-up fails the test instead of hanging it.
+    static func finishes(within seconds: Double, _ work: @escaping @Sendable () -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread { work(); done.signal() }.start()
+        return done.wait(timeout: .now() + seconds) == .success
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func backToBackJobsRunOnEveryThreadOnce(threads: Int) {
+        let pool = ThreadPool(threads: threads)
+        let runs = Atomic<Int>(0)
+        let finished = Self.finishes(within: 60) {
+            for _ in 0..<5_000 { pool.run { _ in runs.add(1, ordering: .relaxed) } }
+        }
+        #expect(finished)
+        #expect(runs.load(ordering: .relaxed) == 5_000 * threads)
+    }
+
+    /// Pauses longer than the workers spin, so each job finds them asleep.
+    @Test func jobsAfterTheWorkersSleptStillRun() {
+        let pool = ThreadPool(threads: 3)
+        let covered = Atomic<Int>(0)
+        let finished = Self.finishes(within: 60) {
+            for _ in 0..<20 {
+                Thread.sleep(forTimeInterval: 0.02)
+                pool.parallelFor(100) { range in covered.add(range.count, ordering: .relaxed) }
+            }
+        }
+        #expect(finished)
+        #expect(covered.load(ordering: .relaxed) == 20 * 100)
+    }
+
+    /// Several threads submitting to one pool: no job is lost or run twice.
+    @Test func concurrentSubmittersAreSerialized() {
+        let pool = ThreadPool(threads: 2)
+        let covered = Atomic<Int>(0)
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            group.enter()
+            Thread {
+                for _ in 0..<500 { pool.parallelFor(10) { range in covered.add(range.count, ordering: .relaxed) } }
+                group.leave()
+            }.start()
+        }
+        #expect(group.wait(timeout: .now() + 60) == .success)
+        #expect(covered.load(ordering: .relaxed) == 4 * 500 * 10)
+    }
+
+    /// A released pool's workers leave (its deinit waits for them), spinning or asleep.
+    @Test func releasingThePoolReturns() {
+        let finished = Self.finishes(within: 30) {
+            for pause in [0.0, 0.02] {
+                var pool: ThreadPool? = ThreadPool(threads: 3)
+                pool?.run { _ in }
+                Thread.sleep(forTimeInterval: pause)
+                pool = nil
+            }
+        }
+        #expect(finished)
+    }
+
+    @Test func parallelForCoversEveryIndexExactlyOnce() {
+        let pool = ThreadPool(threads: 3)
+        for count in [1, 2, 5, 1000] {
+            let hits = UnsafeMutablePointer<Int>.allocate(capacity: count)
+            hits.initialize(repeating: 0, count: count)
+            pool.parallelFor(count) { range in for i in range { hits[i] += 1 } }
+            #expect((0..<count).allSatisfy { hits[$0] == 1 })
+            hits.deallocate()
+        }
+    }
+
+    @Test func runsManySmallJobsInSequence() {
+        let pool = ThreadPool(threads: 2)
+        let total = UnsafeMutablePointer<Int>.allocate(capacity: 2)
+        total.initialize(repeating: 0, count: 2)
+        for _ in 0..<10_000 { pool.run { worker in total[worker] += 1 } }
+        #expect(total[0] == 10_000 && total[1] == 10_000)
+        total.deallocate()
+    }
+}
