@@ -1,7 +1,7 @@
 /// A kernel that multiplies activations with a matrix repacked into ``RowGroups``: sixteen
 /// rows at a time, lanes being rows.
 ///
-/// Only per-ISA kernels conform (this build's AVX-512 VNNI kernels of Q2_K, Q4_0, Q4_1, Q5_0,
+/// Only per-ISA kernels conform (this build's AVX-512 VNNI kernels of Q2_K, Q4_0, Q4_1, Q4_K, Q5_0,
 /// Q6_K and Q8_0); ``WeightMatrix/withRowGroups(pool:)`` repacks a matrix only when its format's
 /// kernel does, so the portable build keeps the row-by-row layout. Both products read the
 /// kernel's ``DotKernel/activationLayouts`` and must equal
