@@ -23,16 +23,3 @@ public protocol RowGroupKernel: DotKernel {
     static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
 }
-
-extension RowGroupKernel {
-    /// Calls `body` with each column of a group (its first byte) and the column's index: the
-    /// walk every kernel's products share.
-    @inline(__always)
-    static func forEachColumn(_ group: UnsafeRawPointer, blocks: Int, _ body: (UnsafeRawPointer, Int) -> Void) {
-        var column = group
-        for b in 0..<blocks {
-            body(column, b)
-            column += Format.groupColumnBytes
-        }
-    }
-}

@@ -114,7 +114,8 @@ extension Q2_K.AVX512: RowGroupKernel {
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         let picks = GroupScalePicks()
         var sum = SIMD16<Float>()
-        forEachColumn(group, blocks: blocks) { column, sb in
+        var column = group
+        for sb in 0..<blocks {
             let v = UnsafeRawPointer(x.superBytes + 256 * sb), sums = x.scaledSubBlockSums + 16 * sb
             // One accumulator per shift: four chains of sixteen products.
             var a0 = SIMD16<Int32>(), a1 = SIMD16<Int32>(), a2 = SIMD16<Int32>(), a3 = SIMD16<Int32>()
@@ -130,6 +131,7 @@ extension Q2_K.AVX512: RowGroupKernel {
                 }
             }
             add(&sum, (a0 &+ a1) &+ (a2 &+ a3), mins, column, x.superScales[sb])
+            column += Q2_K.groupColumnBytes
         }
         return sum
     }
@@ -139,7 +141,8 @@ extension Q2_K.AVX512: RowGroupKernel {
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
         let picks = GroupScalePicks()
         var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
-        forEachColumn(group, blocks: blocks) { column, sb in
+        var column = group
+        for sb in 0..<blocks {
             let v0 = UnsafeRawPointer(x.0.superBytes + 256 * sb), v1 = UnsafeRawPointer(x.1.superBytes + 256 * sb)
             let v2 = UnsafeRawPointer(x.2.superBytes + 256 * sb), v3 = UnsafeRawPointer(x.3.superBytes + 256 * sb)
             let sums = (x.0.scaledSubBlockSums + 16 * sb, x.1.scaledSubBlockSums + 16 * sb,
@@ -168,6 +171,7 @@ extension Q2_K.AVX512: RowGroupKernel {
             }
             add(&s0, a0 &+ b0, m0, column, x.0.superScales[sb]); add(&s1, a1 &+ b1, m1, column, x.1.superScales[sb])
             add(&s2, a2 &+ b2, m2, column, x.2.superScales[sb]); add(&s3, a3 &+ b3, m3, column, x.3.superScales[sb])
+            column += Q2_K.groupColumnBytes
         }
         return (s0, s1, s2, s3)
     }

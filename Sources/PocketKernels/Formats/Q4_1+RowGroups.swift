@@ -40,7 +40,7 @@ extension Q4_1.AVX512: RowGroupKernel {
 
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         var sums = LaneSums()
-        forEachUnpackedColumn(group, blocks: blocks) { w, d, m, b in sums.add(w, d, m, x, b) }
+        forEachColumn(group, blocks: blocks) { w, d, m, b in sums.add(w, d, m, x, b) }
         return sums.total
     }
 
@@ -56,7 +56,7 @@ extension Q4_1.AVX512: RowGroupKernel {
     @inline(__always)
     static func groupDot2(_ group: UnsafeRawPointer, _ x0: Q8Vector, _ x1: Q8Vector, blocks: Int) -> (SIMD16<Float>, SIMD16<Float>) {
         var s0 = LaneSums(), s1 = LaneSums()
-        forEachUnpackedColumn(group, blocks: blocks) { w, d, m, b in
+        forEachColumn(group, blocks: blocks) { w, d, m, b in
             s0.add(w, d, m, x0, b)
             s1.add(w, d, m, x1, b)
         }
@@ -65,13 +65,15 @@ extension Q4_1.AVX512: RowGroupKernel {
 
     /// Calls `body` with each column's weights, scales `d` and minimums `m`, and its index.
     @inline(__always)
-    static func forEachUnpackedColumn(
+    static func forEachColumn(
         _ group: UnsafeRawPointer, blocks: Int, _ body: (GroupWeights, SIMD16<Float>, SIMD16<Float>, Int) -> Void
     ) {
-        forEachColumn(group, blocks: blocks) { column, b in
+        var column = group
+        for b in 0..<blocks {
             body(GroupWeights.fourBit(column + 64),
                  VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
                  VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)), b)
+            column += Q4_1.groupColumnBytes
         }
     }
 

@@ -119,9 +119,14 @@ extension Q6_K.AVX512: RowGroupKernel {
 
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         var sum = SIMD16<Float>()
-        forEachColumn(group, blocks: blocks) { column, sb in
+        var column = group
+        for sb in 0..<blocks {
             let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
-            for b in 0..<8 { ActivationBlock(column, b).add(&sum, d, x, sb) }
+            for b in 0..<8 {
+                let block = ActivationBlock(column, b)
+                block.add(&sum, d, x, sb)
+            }
+            column += Q6_K.groupColumnBytes
         }
         return sum
     }
@@ -130,7 +135,8 @@ extension Q6_K.AVX512: RowGroupKernel {
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
         var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
-        forEachColumn(group, blocks: blocks) { column, sb in
+        var column = group
+        for sb in 0..<blocks {
             let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
             for b in 0..<8 {
                 // Unpacked once for the four vectors.
@@ -138,6 +144,7 @@ extension Q6_K.AVX512: RowGroupKernel {
                 block.add(&s0, d, x.0, sb); block.add(&s1, d, x.1, sb)
                 block.add(&s2, d, x.2, sb); block.add(&s3, d, x.3, sb)
             }
+            column += Q6_K.groupColumnBytes
         }
         return (s0, s1, s2, s3)
     }

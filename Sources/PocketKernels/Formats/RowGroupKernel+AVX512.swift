@@ -43,8 +43,6 @@ extension GroupColumnKernel {
     /// `log2` of the format's offset (its unsigned weights exceed the signed by a power of two).
     @inline(__always) static var offsetShift: Int32 { Int32(Format.weightOffset.trailingZeroBitCount) }
 
-    // The column loops are written out here: through ``RowGroupKernel/forEachColumn(_:blocks:_:)``
-    // these kernels measured 45% slower (Q4_0 115 → 64 G weights/s), the other formats no different.
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         var sum = SIMD16<Float>()
         var column = group
