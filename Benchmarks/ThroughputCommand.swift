@@ -75,6 +75,7 @@ enum ThroughputCommand {
             progress("benchmarking \(path)...")
             results.append(try measure(path, pool: pool, repetitions: repetitions, depth: depth))
         }
+        if let log = ProcessInfo.processInfo.environment["POCKET_BENCH_LOG"] { try append(results, toLog: log) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -82,6 +83,29 @@ enum ThroughputCommand {
         } else {
             printTable(results, repetitions: repetitions)
         }
+    }
+
+    /// Appends one JSON line per result to the file at `path` (created when missing): with
+    /// `POCKET_BENCH_LOG` set, a tool that runs `pocket-bench` and keeps only some figures
+    /// (such as `../shared/tools/speed-vs-llama`, which keeps the rates) leaves the rest of
+    /// each run, the bandwidth probed around its decode included, in the log.
+    static func append(_ results: [Result], toLog path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var lines = Data()
+        for result in results {
+            lines.append(try encoder.encode(result))
+            lines.append(UInt8(ascii: "\n"))
+        }
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw BenchError(message: "cannot create the log \(path)")
+            }
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw BenchError(message: "cannot write the log \(path)") }
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: lines)
     }
 
     /// The models of the default run that exist in `Weights/`; reports the missing ones. The

@@ -17,6 +17,8 @@ let benchUsage = """
     when missing) and the synthetic 3B Q2_K model, each if present in Weights/ (missing ones are
     listed with the command that creates them). --depth N adds, per model, one prefill of N
     tokens into a context of N + 64 and 64 decoded tokens at that depth (long-context attention).
+    Decode is reported against the memory bandwidth probed just before and after it. With
+    POCKET_BENCH_LOG=FILE set, each model's full result is also appended to FILE as a JSON line.
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -26,10 +26,8 @@ public final class RowGroups: @unchecked Sendable {
     public let blocks: Int
     /// Bytes of one column of a group: sixteen blocks.
     public let columnBytes: Int
-    /// The repacked bytes, on large pages where the system has them (they are streamed once
-    /// per decoded token); immutable after init.
-    private let buffer: LargePageBuffer
-    private var storage: UnsafeMutableRawPointer { buffer.baseAddress }
+    /// The repacked bytes, 64-byte aligned; immutable after init.
+    private let storage: UnsafeMutableRawPointer
 
     /// Bytes per group: a row group's share of the matrix.
     public var groupBytes: Int { blocks * columnBytes }
@@ -46,8 +44,8 @@ public final class RowGroups: @unchecked Sendable {
         blocks = matrix.columns / F.weightsPerBlock
         columnBytes = F.groupColumnBytes
         let groupBytes = blocks * columnBytes
-        buffer = LargePageBuffer(byteCount: groups * groupBytes)
-        let storage = buffer.baseAddress, blocks = blocks, columnBytes = columnBytes
+        storage = .allocate(byteCount: groups * groupBytes, alignment: 64)
+        let storage = storage, blocks = blocks, columnBytes = columnBytes
         let body: (Range<Int>) -> Void = { range in
             for g in range {
                 let rows = matrix.row(g * Self.rowsPerGroup)
@@ -58,6 +56,8 @@ public final class RowGroups: @unchecked Sendable {
         }
         if let pool { pool.parallelFor(groups, body) } else { body(0..<groups) }
     }
+
+    deinit { storage.deallocate() }
 
     /// First byte of group `g`.
     @inline(__always) public func group(_ g: Int) -> UnsafeRawPointer { UnsafeRawPointer(storage + g * groupBytes) }
