@@ -26,6 +26,17 @@ package enum VNNI {
             to: SIMD8<Int32>.self)
     }
 
+    /// `accumulator` plus, per 32-bit lane, the two products of the signed 16-bit halves of
+    /// `a` and `b` (`vpdpwssd`).
+    @inline(__always)
+    package static func dotHalves(_ accumulator: SIMD16<Int32>, _ a: SIMD16<UInt32>, _ b: SIMD16<UInt32>) -> SIMD16<Int32> {
+        unsafeBitCast(
+            _mm512_dpwssd_epi32(
+                unsafeBitCast(accumulator, to: __m512i.self), unsafeBitCast(a, to: __m512i.self),
+                unsafeBitCast(b, to: __m512i.self)),
+            to: SIMD16<Int32>.self)
+    }
+
     /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
     @inline(__always)
     package static func dot(_ accumulator: SIMD16<Int32>, _ unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {

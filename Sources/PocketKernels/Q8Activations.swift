@@ -56,6 +56,11 @@ public final class Q8Activations {
     /// The values of ``superValues`` (one scale per 256) as bytes in *plane order*
     /// (``Layouts/superBytes``, see ``planeOrderPosition(_:)``).
     public private(set) var superBytes: UnsafeMutablePointer<Int8>
+    /// Integer sums of each 16 values of ``superBytes`` (Int16), `tokens × columns/16`, in
+    /// the order of ``subBlockPairIndex(_:)`` within each super-block: the Q2_K row-group
+    /// kernel multiplies them with its 4-bit mins in 16-bit pairs (`vpdpwssd`), the mins' term
+    /// then being an exact integer, as in llama.cpp's Q2_K product.
+    public private(set) var pairedSubBlockSums: UnsafeMutablePointer<Int16>
     /// The layouts the last ``quantize(_:tokens:columns:layouts:pool:)`` wrote.
     public private(set) var layouts: Layouts = []
     /// Where the last quantized vectors were read from.
@@ -81,6 +86,7 @@ public final class Q8Activations {
         blockSums = .allocate(capacity: 0)
         blockIntegerSums = .allocate(capacity: 0)
         superBytes = .allocate(capacity: 0)
+        pairedSubBlockSums = .allocate(capacity: 0)
     }
 
     deinit {
@@ -97,6 +103,7 @@ public final class Q8Activations {
         blockSums.deallocate()
         blockIntegerSums.deallocate()
         superBytes.deallocate()
+        pairedSubBlockSums.deallocate()
     }
 
     /// Quantizes `tokens` vectors of `columns` floats stored one after another at `x`.
@@ -137,7 +144,7 @@ public final class Q8Activations {
         let values = values, pairValues = pairValues, scales = scales, sums = sums, halfSums = halfSums
         let superValues = superValues, superScales = superScales, scaledSubBlockSums = scaledSubBlockSums
         let bytes = bytes, groupSums = groupSums, blockSums = blockSums, superBytes = superBytes
-        let blockIntegerSums = blockIntegerSums
+        let blockIntegerSums = blockIntegerSums, pairedSubBlockSums = pairedSubBlockSums
         let columns = columns, layouts = layouts
         let blocksPerToken = columns / Self.blockSize
         for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
@@ -166,7 +173,8 @@ public final class Q8Activations {
             Self.quantizeSuperBlock(
                 x + s * 256, values: layouts.contains(.superBlocks) ? superValues + s * 256 : nil,
                 bytes: layouts.contains(.superBytes) ? superBytes + s * 256 : nil,
-                scale: &superScales[s], sums: scaledSubBlockSums + s * 16)
+                scale: &superScales[s], sums: scaledSubBlockSums + s * 16,
+                integerSums: layouts.contains(.superBytes) ? pairedSubBlockSums + s * 16 : nil)
         }
     }
 
@@ -228,6 +236,10 @@ public final class Q8Activations {
     @inline(__always) package func superBytes(token t: Int) -> UnsafePointer<Int8> {
         UnsafePointer(superBytes + t * columns)
     }
+    /// Paired integer sub-block sums of token `t` (with ``superBytes(token:)``).
+    @inline(__always) package func pairedSubBlockSums(token t: Int) -> UnsafePointer<Int16> {
+        UnsafePointer(pairedSubBlockSums + t * columns / 16)
+    }
 
     /// Pair-ordered values of token `t`.
     @inline(__always) package func pairValues(token t: Int) -> UnsafePointer<Int16> {
@@ -256,7 +268,8 @@ public final class Q8Activations {
         values.deallocate(); scales.deallocate(); sums.deallocate(); halfSums.deallocate()
         pairValues.deallocate(); superValues.deallocate(); superScales.deallocate(); scaledSubBlockSums.deallocate()
         bytes.deallocate(); groupSums.deallocate(); blockSums.deallocate(); superBytes.deallocate()
-        blockIntegerSums.deallocate()
+        blockIntegerSums.deallocate(); pairedSubBlockSums.deallocate()
+        pairedSubBlockSums = .allocate(capacity: count / 16)
         bytes = .allocate(capacity: count)
         blockIntegerSums = .allocate(capacity: count / Self.blockSize)
         groupSums = .allocate(capacity: count / 4)
@@ -382,7 +395,7 @@ public final class Q8Activations {
     @inline(__always)
     static func quantizeSuperBlock(
         _ x: UnsafePointer<Float>, values: UnsafeMutablePointer<Int16>?, bytes: UnsafeMutablePointer<Int8>?,
-        scale: inout Float, sums: UnsafeMutablePointer<Float>
+        scale: inout Float, sums: UnsafeMutablePointer<Float>, integerSums: UnsafeMutablePointer<Int16>? = nil
     ) {
         let raw = UnsafeRawPointer(x)
         var amax = SIMD16<Float>()
@@ -392,7 +405,9 @@ public final class Q8Activations {
         scale = largest / 127
         for s in 0..<16 {
             let q = roundedToIntegers(raw.loadUnaligned(fromByteOffset: 64 * s, as: SIMD16<Float>.self) * inverse)
-            sums[subBlockLane(s)] = scale * Float(q.wrappedSum())
+            let sum = q.wrappedSum()
+            sums[subBlockLane(s)] = scale * Float(sum)
+            integerSums?[subBlockPairIndex(s)] = Int16(truncatingIfNeeded: sum)
             if let values {
                 // Sub-block s = 8h + 2j + f: its even and odd elements go to the two 32-value
                 // halves of plane j, at lanes 8g…8g+7 (g = 2h + f); see superBlockPosition(_:).
@@ -440,6 +455,14 @@ public final class Q8Activations {
     @inline(__always) package static func subBlockLane(_ s: Int) -> Int {
         let h = s >> 3, j = (s >> 1) & 3, f = s & 1
         return 4 * (2 * h + f) + j
+    }
+
+    /// Where the integer sum of sub-block `s` (0..<16) is stored within a super-block in
+    /// ``pairedSubBlockSums``: sub-blocks `4k` and `4k + 2`, then `4k + 1` and `4k + 3`, the
+    /// 16-bit pairs the Q2_K row-group kernel's mins form from one scale vector (its bytes 0
+    /// and 2, then 1 and 3).
+    @inline(__always) package static func subBlockPairIndex(_ s: Int) -> Int {
+        4 * (s >> 2) + 2 * (s & 1) + ((s >> 1) & 1)
     }
 
     /// Where the sum of half block `s` (0..<16 within a super-block) is stored: position

@@ -94,6 +94,8 @@ public struct Q8Vector {
     package let blockIntegerSums: UnsafePointer<Int32>
     /// The super-block values as bytes in plane order (``Q8Activations/planeOrderPosition(_:)``).
     package let superBytes: UnsafePointer<Int8>
+    /// Integer sums of each 16 ``superBytes``, in ``Q8Activations/subBlockPairIndex(_:)`` order.
+    package let pairedSubBlockSums: UnsafePointer<Int16>
 }
 
 extension Q8Activations {
@@ -104,7 +106,7 @@ extension Q8Activations {
             pairValues: pairValues(token: t), superValues: superValues(token: t), superScales: superScales(token: t),
             scaledSubBlockSums: scaledSubBlockSums(token: t), bytes: bytes(token: t), groupSums: groupSums(token: t),
             blockSums: blockSums(token: t), blockIntegerSums: blockIntegerSums(token: t),
-            superBytes: superBytes(token: t))
+            superBytes: superBytes(token: t), pairedSubBlockSums: pairedSubBlockSums(token: t))
     }
 }
 

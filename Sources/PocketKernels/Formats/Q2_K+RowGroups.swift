@@ -12,9 +12,10 @@
 // (`vpmullw`, q·scale < 64) and meets them with one broadcast activation word in a `vpdpbusd`,
 // all sixteen rows at once; every product of a super-block then adds into the same integers.
 // The activations are the plane-ordered super-block bytes with one scale per super-block,
-// where sixteen consecutive values stay consecutive. The mins meet the activations' scaled
-// sub-block sums in float, sub-block by sub-block:
-//   Σ_sb d·d_x·(Σ_m sc_m·Σ q·a) − dmin·(Σ_m min_m·Σ_m x)
+// where sixteen consecutive values stay consecutive. The mins meet the activations' integer
+// sub-block sums in 16-bit pairs (`vpdpwssd`), so the mins' term is an exact integer too, as in
+// llama.cpp's Q2_K product:
+//   Σ_sb d·d_x·(Σ_m sc_m·Σ q·a) − dmin·d_x·(Σ_m min_m·Σ_m a)
 
 extension Q2_K: RowGroupFormat {
     /// Where the scale bytes and the 2-bit values start in a column.
@@ -79,8 +80,8 @@ extension Q2_K: RowGroupFormat {
     }
 
     /// Per super-block: the integer sum over the sub-blocks of each scale times its weights'
-    /// products, and the mins' float sum in sub-block order; then one fused multiply-add with
-    /// `d·d_x` and one with `−dmin`.
+    /// products, and the integer sum of each min times its sub-block's activation sum; then
+    /// one fused multiply-add with `d·d_x` and one with `−dmin·d_x`.
     public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
         let block = UnsafeMutableRawPointer.allocate(byteCount: bytesPerBlock, alignment: 4)
         defer { block.deallocate() }
@@ -88,7 +89,7 @@ extension Q2_K: RowGroupFormat {
         for sb in 0..<blocks {
             deinterleave(column: group + sb * groupColumnBytes, row: row, into: block)
             var integer: Int32 = 0
-            var mins: Float = 0
+            var mins: Int32 = 0
             for m in 0..<16 {
                 let packed = UnsafeRawPointer(block).byte(at: scalesOffset + m)
                 var products: Int32 = 0
@@ -97,11 +98,11 @@ extension Q2_K: RowGroupFormat {
                     products += Int32(value(block, i)) * Int32(x.superBytes[256 * sb + Q8Activations.planeOrderPosition(i)])
                 }
                 integer += Int32(packed & 0xF) * products
-                mins = mins.addingProduct(Float(packed &>> 4), x.scaledSubBlockSums[16 * sb + Q8Activations.subBlockLane(m)])
+                mins += Int32(packed &>> 4) * Int32(x.pairedSubBlockSums[16 * sb + Q8Activations.subBlockPairIndex(m)])
             }
             let d = UnsafeRawPointer(block).loadHalf(at: dOffset), dmin = UnsafeRawPointer(block).loadHalf(at: dminOffset)
             sum = sum.addingProduct(Float(integer), d * x.superScales[sb])
-            sum = sum.addingProduct(-dmin, mins)
+            sum = sum.addingProduct(-(dmin * x.superScales[sb]), Float(mins))
         }
         return sum
     }
@@ -116,10 +117,10 @@ extension Q2_K.AVX512: RowGroupKernel {
         var sum = SIMD16<Float>()
         var column = group
         for sb in 0..<blocks {
-            let v = UnsafeRawPointer(x.superBytes + 256 * sb), sums = x.scaledSubBlockSums + 16 * sb
+            let v = UnsafeRawPointer(x.superBytes + 256 * sb), sums = UnsafeRawPointer(x.pairedSubBlockSums + 16 * sb)
             // One accumulator per shift: four chains of sixteen products.
             var a0 = SIMD16<Int32>(), a1 = SIMD16<Int32>(), a2 = SIMD16<Int32>(), a3 = SIMD16<Int32>()
-            var mins = SIMD16<Float>()
+            var mins = SIMD16<Int32>()
             for k in 0..<4 {
                 let (scales, minBytes) = scaleBytes(column, k)
                 for n in 0..<4 {
@@ -127,8 +128,8 @@ extension Q2_K.AVX512: RowGroupKernel {
                     let w = scaledWeights(column, m, VNNI.shuffleBytes(scales, picks[n]))
                     a0 = VNNI.dot(a0, w.0, word(v, m, 0)); a1 = VNNI.dot(a1, w.1, word(v, m, 1))
                     a2 = VNNI.dot(a2, w.2, word(v, m, 2)); a3 = VNNI.dot(a3, w.3, word(v, m, 3))
-                    mins.addProduct(minimum(minBytes, n), SIMD16(repeating: sums[Q8Activations.subBlockLane(m)]))
                 }
+                mins = addMins(mins, minBytes, sums, k)
             }
             add(&sum, (a0 &+ a1) &+ (a2 &+ a3), mins, column, x.superScales[sb])
             column += Q2_K.groupColumnBytes
@@ -145,12 +146,12 @@ extension Q2_K.AVX512: RowGroupKernel {
         for sb in 0..<blocks {
             let v0 = UnsafeRawPointer(x.0.superBytes + 256 * sb), v1 = UnsafeRawPointer(x.1.superBytes + 256 * sb)
             let v2 = UnsafeRawPointer(x.2.superBytes + 256 * sb), v3 = UnsafeRawPointer(x.3.superBytes + 256 * sb)
-            let sums = (x.0.scaledSubBlockSums + 16 * sb, x.1.scaledSubBlockSums + 16 * sb,
-                        x.2.scaledSubBlockSums + 16 * sb, x.3.scaledSubBlockSums + 16 * sb)
+            let sums = (UnsafeRawPointer(x.0.pairedSubBlockSums + 16 * sb), UnsafeRawPointer(x.1.pairedSubBlockSums + 16 * sb),
+                        UnsafeRawPointer(x.2.pairedSubBlockSums + 16 * sb), UnsafeRawPointer(x.3.pairedSubBlockSums + 16 * sb))
             // Two accumulators per vector (shifts 0, 1 and 2, 3).
             var a0 = SIMD16<Int32>(), b0 = SIMD16<Int32>(), a1 = SIMD16<Int32>(), b1 = SIMD16<Int32>()
             var a2 = SIMD16<Int32>(), b2 = SIMD16<Int32>(), a3 = SIMD16<Int32>(), b3 = SIMD16<Int32>()
-            var m0 = SIMD16<Float>(), m1 = SIMD16<Float>(), m2 = SIMD16<Float>(), m3 = SIMD16<Float>()
+            var m0 = SIMD16<Int32>(), m1 = SIMD16<Int32>(), m2 = SIMD16<Int32>(), m3 = SIMD16<Int32>()
             for k in 0..<4 {
                 let (scales, minBytes) = scaleBytes(column, k)
                 for n in 0..<4 {
@@ -164,10 +165,9 @@ extension Q2_K.AVX512: RowGroupKernel {
                     b2 = VNNI.dot(VNNI.dot(b2, w.2, word(v2, m, 2)), w.3, word(v2, m, 3))
                     a3 = VNNI.dot(VNNI.dot(a3, w.0, word(v3, m, 0)), w.1, word(v3, m, 1))
                     b3 = VNNI.dot(VNNI.dot(b3, w.2, word(v3, m, 2)), w.3, word(v3, m, 3))
-                    let minimum = minimum(minBytes, n), lane = Q8Activations.subBlockLane(m)
-                    m0.addProduct(minimum, SIMD16(repeating: sums.0[lane])); m1.addProduct(minimum, SIMD16(repeating: sums.1[lane]))
-                    m2.addProduct(minimum, SIMD16(repeating: sums.2[lane])); m3.addProduct(minimum, SIMD16(repeating: sums.3[lane]))
                 }
+                m0 = addMins(m0, minBytes, sums.0, k); m1 = addMins(m1, minBytes, sums.1, k)
+                m2 = addMins(m2, minBytes, sums.2, k); m3 = addMins(m3, minBytes, sums.3, k)
             }
             add(&s0, a0 &+ b0, m0, column, x.0.superScales[sb]); add(&s1, a1 &+ b1, m1, column, x.1.superScales[sb])
             add(&s2, a2 &+ b2, m2, column, x.2.superScales[sb]); add(&s3, a3 &+ b3, m3, column, x.3.superScales[sb])
@@ -203,19 +203,26 @@ extension Q2_K.AVX512: RowGroupKernel {
         return SIMD16(repeating: v.loadUnaligned(fromByteOffset: position, as: UInt32.self))
     }
 
-    /// Byte `n` of each lane of `mins` as floats.
+    /// `accumulator` plus the mins of sub-blocks 4k…4k+3 (`mins`, one byte each per lane) times
+    /// their activation sums (`sums`, ``Q8Activations/subBlockPairIndex(_:)`` order): bytes 0
+    /// and 2, then 1 and 3, widened to 16-bit pairs, each pair meeting its two sums in one
+    /// `vpdpwssd`.
     @inline(__always)
-    static func minimum(_ mins: SIMD16<UInt32>, _ n: Int) -> SIMD16<Float> {
-        VNNI.floats(SIMD16<Int32>(truncatingIfNeeded: mins &>> UInt32(8 * n) & 0xFF))
+    static func addMins(_ accumulator: SIMD16<Int32>, _ mins: SIMD16<UInt32>, _ sums: UnsafeRawPointer, _ k: Int) -> SIMD16<Int32> {
+        let even = mins & 0x00FF_00FF, odd = mins &>> 8 & 0x00FF_00FF
+        let evenSums = SIMD16(repeating: sums.loadUnaligned(fromByteOffset: 8 * k, as: UInt32.self))
+        let oddSums = SIMD16(repeating: sums.loadUnaligned(fromByteOffset: 8 * k + 4, as: UInt32.self))
+        return VNNI.dotHalves(VNNI.dotHalves(accumulator, even, evenSums), odd, oddSums)
     }
 
     /// Adds a super-block's integer sums and mins' sums into `sum`, in the reference's order.
     @inline(__always)
-    static func add(_ sum: inout SIMD16<Float>, _ integers: SIMD16<Int32>, _ mins: SIMD16<Float>, _ column: UnsafeRawPointer, _ superScale: Float) {
+    static func add(_ sum: inout SIMD16<Float>, _ integers: SIMD16<Int32>, _ mins: SIMD16<Int32>, _ column: UnsafeRawPointer, _ superScale: Float) {
         let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
         let dmin = VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
-        sum.addProduct(VNNI.floats(integers), d * SIMD16(repeating: superScale))
-        sum.addProduct(-dmin, mins)
+        let scale = SIMD16<Float>(repeating: superScale)
+        sum.addProduct(VNNI.floats(integers), d * scale)
+        sum.addProduct(-(dmin * scale), VNNI.floats(mins))
     }
 }
 
