@@ -112,29 +112,45 @@ extension Q2_K: RowGroupFormat {
 extension Q2_K.AVX512: RowGroupKernel {
     public typealias Format = Q2_K
 
+    /// One vector: each sub-block's products are summed unscaled (at most 16·3·128 in size, so
+    /// they fit 16 bits), two sub-blocks are packed into the halves of a lane and meet their two
+    /// scales in one `vpdpwssd`. The four vectors' kernel (``groupDot4(_:_:blocks:)``) instead
+    /// scales the weights once for all four vectors. Both sum the same integers.
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
-        let picks = GroupScalePicks()
         var sum = SIMD16<Float>()
         var column = group
         for sb in 0..<blocks {
             let v = UnsafeRawPointer(x.superBytes + 256 * sb), sums = UnsafeRawPointer(x.pairedSubBlockSums + 16 * sb)
-            // One accumulator per shift: four chains of sixteen products.
-            var a0 = SIMD16<Int32>(), a1 = SIMD16<Int32>(), a2 = SIMD16<Int32>(), a3 = SIMD16<Int32>()
-            var mins = SIMD16<Int32>()
+            var integers = SIMD16<Int32>(), mins = SIMD16<Int32>()
             for k in 0..<4 {
                 let (scales, minBytes) = scaleBytes(column, k)
-                for n in 0..<4 {
-                    let m = 4 * k + n
-                    let w = scaledWeights(column, m, VNNI.shuffleBytes(scales, picks[n]))
-                    a0 = VNNI.dot(a0, w.0, word(v, m, 0)); a1 = VNNI.dot(a1, w.1, word(v, m, 1))
-                    a2 = VNNI.dot(a2, w.2, word(v, m, 2)); a3 = VNNI.dot(a3, w.3, word(v, m, 3))
-                }
+                let p0 = products(column, v, 4 * k), p1 = products(column, v, 4 * k + 1)
+                let p2 = products(column, v, 4 * k + 2), p3 = products(column, v, 4 * k + 3)
+                // Sub-blocks 4k and 4k+2 with scale bytes 0 and 2, then 4k+1 and 4k+3 with 1 and 3.
+                integers = VNNI.dotHalves(integers, packed(p0, p2), scales & 0x00FF_00FF)
+                integers = VNNI.dotHalves(integers, packed(p1, p3), scales &>> 8 & 0x00FF_00FF)
                 mins = addMins(mins, minBytes, sums, k)
             }
-            add(&sum, (a0 &+ a1) &+ (a2 &+ a3), mins, column, x.superScales[sb])
+            add(&sum, integers, mins, column, x.superScales[sb])
             column += Q2_K.groupColumnBytes
         }
         return sum
+    }
+
+    /// Sub-block `m`'s sixteen products per lane, unscaled: its four weight vectors (shifts 0,
+    /// 2, 4, 6) each meet one broadcast activation word.
+    @inline(__always)
+    static func products(_ column: UnsafeRawPointer, _ v: UnsafeRawPointer, _ m: Int) -> SIMD16<Int32> {
+        let q = column.loadUnaligned(fromByteOffset: Q2_K.groupValuesOffset + 64 * m, as: SIMD16<UInt32>.self)
+        let mask = SIMD16<UInt32>(repeating: 0x0303_0303)
+        let low = VNNI.dot(VNNI.dot(SIMD16<Int32>(), q & mask, word(v, m, 0)), q &>> 2 & mask, word(v, m, 1))
+        return VNNI.dot(VNNI.dot(low, q &>> 4 & mask, word(v, m, 2)), q &>> 6 & mask, word(v, m, 3))
+    }
+
+    /// `low` in the low 16 bits of each lane and `high` in the high 16 bits (both fit 16 bits).
+    @inline(__always)
+    static func packed(_ low: SIMD16<Int32>, _ high: SIMD16<Int32>) -> SIMD16<UInt32> {
+        SIMD16<UInt32>(truncatingIfNeeded: low) & 0xFFFF | SIMD16<UInt32>(truncatingIfNeeded: high) &<< 16
     }
 
     @inline(never)
