@@ -12,8 +12,8 @@ import Glibc
 /// On Linux the buffer sits on 2 MB pages where the kernel has them (transparent huge pages):
 /// the same loop over small pages read 31–34 GB/s at moments when large pages gave 56–58 GB/s
 /// on the development machine, so a small-page probe would understate the ceiling. (The
-/// model's weights stay on small pages: on this virtual machine, decode measured 3–8% slower
-/// from large pages; `docs/benchmarks.md`.)
+/// model's weights stay on small pages: on this virtual machine, decode measured no faster
+/// from large pages, 0.92–1.03×; `docs/benchmarks.md`.)
 enum BandwidthProbe {
     /// Read bandwidth in bytes per second with `pool`'s threads (best of `repetitions`).
     static func readBandwidth(pool: ThreadPool, bytes: Int = 1 << 30, repetitions: Int = 5) -> Double {

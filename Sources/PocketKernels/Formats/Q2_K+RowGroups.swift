@@ -8,9 +8,11 @@
 //                byte i holds, in bits 2s…2s+1, weight 16m + 4s + i of row r
 //
 // So one load of vector m, shifted by 2s and masked, is four weights of sub-block m per lane
-// (weights 16m+4s…16m+4s+3, in byte order): the kernel multiplies them by their scale as bytes
-// (`vpmullw`, q·scale < 64) and meets them with one broadcast activation word in a `vpdpbusd`,
-// all sixteen rows at once; every product of a super-block then adds into the same integers.
+// (weights 16m+4s…16m+4s+3, in byte order), which meet one broadcast activation word in a
+// `vpdpbusd`, all sixteen rows at once. The one-vector kernel sums each sub-block's products
+// unscaled and scales two sub-blocks per `vpdpwssd`; the four-vector kernel multiplies the
+// weights by their scale as bytes first (`vpmullw`, q·scale < 64), once for the four vectors.
+// Either way every product of a super-block adds into the same integers.
 // The activations are the plane-ordered super-block bytes with one scale per super-block,
 // where sixteen consecutive values stay consecutive. The mins meet the activations' integer
 // sub-block sums in 16-bit pairs (`vpdpwssd`), so the mins' term is an exact integer too, as in
@@ -127,8 +129,9 @@ extension Q2_K.AVX512: RowGroupKernel {
                 let p0 = products(column, v, 4 * k), p1 = products(column, v, 4 * k + 1)
                 let p2 = products(column, v, 4 * k + 2), p3 = products(column, v, 4 * k + 3)
                 // Sub-blocks 4k and 4k+2 with scale bytes 0 and 2, then 4k+1 and 4k+3 with 1 and 3.
-                integers = VNNI.dotHalves(integers, packed(p0, p2), scales & 0x00FF_00FF)
-                integers = VNNI.dotHalves(integers, packed(p1, p3), scales &>> 8 & 0x00FF_00FF)
+                let pairs = bytePairs(scales)
+                integers = VNNI.dotHalves(integers, packed(p0, p2), pairs.even)
+                integers = VNNI.dotHalves(integers, packed(p1, p3), pairs.odd)
                 mins = addMins(mins, minBytes, sums, k)
             }
             add(&sum, integers, mins, column, x.superScales[sb])
@@ -141,10 +144,24 @@ extension Q2_K.AVX512: RowGroupKernel {
     /// 2, 4, 6) each meet one broadcast activation word.
     @inline(__always)
     static func products(_ column: UnsafeRawPointer, _ v: UnsafeRawPointer, _ m: Int) -> SIMD16<Int32> {
+        let w = weights(column, m)
+        let low = VNNI.dot(VNNI.dot(SIMD16<Int32>(), w.0, word(v, m, 0)), w.1, word(v, m, 1))
+        return VNNI.dot(VNNI.dot(low, w.2, word(v, m, 2)), w.3, word(v, m, 3))
+    }
+
+    /// Sub-block `m`'s four weight vectors (shifts 0, 2, 4, 6), one weight per byte.
+    @inline(__always)
+    static func weights(_ column: UnsafeRawPointer, _ m: Int) -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
         let q = column.loadUnaligned(fromByteOffset: Q2_K.groupValuesOffset + 64 * m, as: SIMD16<UInt32>.self)
         let mask = SIMD16<UInt32>(repeating: 0x0303_0303)
-        let low = VNNI.dot(VNNI.dot(SIMD16<Int32>(), q & mask, word(v, m, 0)), q &>> 2 & mask, word(v, m, 1))
-        return VNNI.dot(VNNI.dot(low, q &>> 4 & mask, word(v, m, 2)), q &>> 6 & mask, word(v, m, 3))
+        return (q & mask, q &>> 2 & mask, q &>> 4 & mask, q &>> 6 & mask)
+    }
+
+    /// Bytes 0 and 2 of each lane of `bytes` (sub-blocks 4k and 4k+2 of a scale vector) as a
+    /// lane's two 16-bit halves, and bytes 1 and 3 (sub-blocks 4k+1 and 4k+3).
+    @inline(__always)
+    static func bytePairs(_ bytes: SIMD16<UInt32>) -> (even: SIMD16<UInt32>, odd: SIMD16<UInt32>) {
+        (bytes & 0x00FF_00FF, bytes &>> 8 & 0x00FF_00FF)
     }
 
     /// `low` in the low 16 bits of each lane and `high` in the high 16 bits (both fit 16 bits).
@@ -205,10 +222,9 @@ extension Q2_K.AVX512: RowGroupKernel {
     @inline(__always)
     static func scaledWeights(_ column: UnsafeRawPointer, _ m: Int, _ scale: SIMD16<UInt32>)
         -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
-        let q = column.loadUnaligned(fromByteOffset: Q2_K.groupValuesOffset + 64 * m, as: SIMD16<UInt32>.self)
-        let mask = SIMD16<UInt32>(repeating: 0x0303_0303)
-        return (VNNI.multiplyHalves(q & mask, scale), VNNI.multiplyHalves(q &>> 2 & mask, scale),
-                VNNI.multiplyHalves(q &>> 4 & mask, scale), VNNI.multiplyHalves(q &>> 6 & mask, scale))
+        let w = weights(column, m)
+        return (VNNI.multiplyHalves(w.0, scale), VNNI.multiplyHalves(w.1, scale),
+                VNNI.multiplyHalves(w.2, scale), VNNI.multiplyHalves(w.3, scale))
     }
 
     /// The activation word of sub-block `m`, shift `s` (values 16m+4s…16m+4s+3 in plane order)
@@ -225,7 +241,7 @@ extension Q2_K.AVX512: RowGroupKernel {
     /// `vpdpwssd`.
     @inline(__always)
     static func addMins(_ accumulator: SIMD16<Int32>, _ mins: SIMD16<UInt32>, _ sums: UnsafeRawPointer, _ k: Int) -> SIMD16<Int32> {
-        let even = mins & 0x00FF_00FF, odd = mins &>> 8 & 0x00FF_00FF
+        let (even, odd) = bytePairs(mins)
         let evenSums = SIMD16(repeating: sums.loadUnaligned(fromByteOffset: 8 * k, as: UInt32.self))
         let oddSums = SIMD16(repeating: sums.loadUnaligned(fromByteOffset: 8 * k + 4, as: UInt32.self))
         return VNNI.dotHalves(VNNI.dotHalves(accumulator, even, evenSums), odd, oddSums)
