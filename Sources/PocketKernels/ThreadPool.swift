@@ -37,6 +37,12 @@ public final class ThreadPool: @unchecked Sendable {
     private var job: ((Int) -> Void)?
     private let shuttingDown = Atomic<Bool>(false)
     private let exited = Atomic<Int>(0)
+    /// ``balancedFor(_:_:)``'s state, used under `submitLock`: per thread its speed relative to
+    /// the others (mean 1), the nanoseconds its chunk of the last job took (written by the
+    /// thread before it reports done), and the chunk boundaries (`threadCount + 1`).
+    private let speeds: UnsafeMutablePointer<Double>
+    private let elapsed: UnsafeMutablePointer<UInt64>
+    private let bounds: UnsafeMutablePointer<Int>
 
     /// Checks of `generation` a waiting worker makes before it starts yielding between checks.
     private static let workerSpins = 20_000
@@ -58,6 +64,12 @@ public final class ThreadPool: @unchecked Sendable {
     ///   are treated as 1. Default: one per core.
     public init(threads: Int = ThreadPool.defaultThreadCount) {
         threadCount = max(1, threads)
+        speeds = .allocate(capacity: threadCount)
+        speeds.initialize(repeating: 1, count: threadCount)
+        elapsed = .allocate(capacity: threadCount)
+        elapsed.initialize(repeating: 0, count: threadCount)
+        bounds = .allocate(capacity: threadCount + 1)
+        bounds.initialize(repeating: 0, count: threadCount + 1)
         for index in 1..<threadCount {
             // unowned(unsafe): deinit waits for every worker to leave before memory is freed.
             let thread = Thread { [unowned(unsafe) self] in
@@ -77,6 +89,9 @@ public final class ThreadPool: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
         while exited.load(ordering: .acquiring) < threadCount - 1 { sched_yield() }
+        speeds.deallocate()
+        elapsed.deallocate()
+        bounds.deallocate()
     }
 
     /// Runs `body(worker)` once on each of the pool's threads and returns when all have finished.
@@ -86,6 +101,11 @@ public final class ThreadPool: @unchecked Sendable {
         if threadCount == 1 { body(0); return }
         submitLock.lock()
         defer { submitLock.unlock() }
+        runLocked(body)
+    }
+
+    /// ``run(_:)`` for a caller that holds `submitLock`.
+    private func runLocked(_ body: @escaping (Int) -> Void) {
         job = body
         pending.store(threadCount - 1, ordering: .sequentiallyConsistent)
         generation.add(1, ordering: .sequentiallyConsistent)
@@ -121,6 +141,76 @@ public final class ThreadPool: @unchecked Sendable {
             let end = count * (worker + 1) / threads
             if start < end { body(start..<end) }
         }
+    }
+
+    /// Splits `0..<count` into one contiguous chunk per thread, sized by how fast each thread
+    /// was on earlier balanced jobs, and runs `body` on each chunk.
+    ///
+    /// An addition for jobs that stream memory (the matrix products). On a shared machine one
+    /// core can be slower than the other for seconds at a time (another tenant, the
+    /// hypervisor); with equal chunks the faster thread then waits at the end of every job.
+    /// Each balanced job times every thread's chunk and moves the threads' speeds an eighth of
+    /// the way towards what it measured, so that later chunks finish together. Which thread
+    /// computes an item never changes its result.
+    ///
+    /// - Parameters:
+    ///   - count: Number of items, of about equal cost.
+    ///   - body: Processes one chunk; never called with an empty range.
+    public func balancedFor(_ count: Int, _ body: @escaping (Range<Int>) -> Void) {
+        guard count > 0 else { return }
+        let threads = min(threadCount, count)
+        if threads == 1 { body(0..<count); return }
+        submitLock.lock()
+        defer { submitLock.unlock() }
+        let bounds = bounds, elapsed = elapsed
+        var total = 0.0
+        for i in 0..<threads { total += speeds[i] }
+        var running = 0.0
+        bounds[0] = 0
+        for i in 0..<threadCount {
+            if i < threads { running += speeds[i] }
+            bounds[i + 1] = i >= threads - 1 ? count : min(count, Int((Double(count) * running / total).rounded()))
+        }
+        runLocked { worker in
+            let start = bounds[worker], end = bounds[worker + 1]
+            let begin = DispatchTime.now().uptimeNanoseconds
+            if start < end { body(start..<end) }
+            elapsed[worker] = DispatchTime.now().uptimeNanoseconds - begin
+        }
+        learnSpeeds(threads: threads)
+    }
+
+    /// Chunks shorter than this say little about a thread's speed (a decode step's attention
+    /// output projection is about 10 µs).
+    private static let balancingMinimumNanoseconds: UInt64 = 20_000
+    /// How far one job moves the learned speeds towards what it measured.
+    private static let balancingStep = 0.125
+
+    /// Moves `speeds` towards the items per nanosecond each thread achieved on the last
+    /// balanced job, relative to their mean. A job with an empty or too short chunk is skipped.
+    private func learnSpeeds(threads: Int) {
+        var sum = 0.0
+        for i in 0..<threads {
+            let items = bounds[i + 1] - bounds[i]
+            guard items > 0, elapsed[i] >= Self.balancingMinimumNanoseconds else { return }
+            sum += Double(items) / Double(elapsed[i])
+        }
+        let mean = sum / Double(threads)
+        for i in 0..<threads {
+            let measured = Double(bounds[i + 1] - bounds[i]) / Double(elapsed[i]) / mean
+            // Bounded, so that a disturbed job cannot starve a thread.
+            speeds[i] = min(2, max(0.5, speeds[i] + Self.balancingStep * (measured - speeds[i])))
+        }
+    }
+
+    /// The share of a balanced job's items thread `worker` would get now: a diagnostic for
+    /// tests and benchmarks.
+    public func balancedShare(of worker: Int) -> Double {
+        submitLock.lock()
+        defer { submitLock.unlock() }
+        var total = 0.0
+        for i in 0..<threadCount { total += speeds[i] }
+        return speeds[worker] / total
     }
 
     private func workerLoop(index: Int) {

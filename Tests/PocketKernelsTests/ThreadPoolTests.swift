@@ -79,6 +79,44 @@ import Testing
         }
     }
 
+    @Test func balancedForCoversEveryIndexExactlyOnce() {
+        let pool = ThreadPool(threads: 3)
+        for count in [1, 2, 5, 1000, 7] {
+            let hits = UnsafeMutablePointer<Int>.allocate(capacity: count)
+            hits.initialize(repeating: 0, count: count)
+            pool.balancedFor(count) { range in
+                #expect(!range.isEmpty)
+                for i in range { hits[i] += 1 }
+            }
+            #expect((0..<count).allSatisfy { hits[$0] == 1 })
+            hits.deallocate()
+        }
+    }
+
+    /// A thread that takes twice as long per item ends up with about a third of the items, and
+    /// the chunks still cover every item once.
+    @Test func balancedForGivesASlowerThreadFewerItems() {
+        let pool = ThreadPool(threads: 2)
+        let count = 2000
+        let hits = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        hits.initialize(repeating: 0, count: count)
+        defer { hits.deallocate() }
+        let submitter = pthread_self()
+        #expect(abs(pool.balancedShare(of: 1) - 0.5) < 1e-9)
+        for _ in 0..<60 {
+            pool.balancedFor(count) { range in
+                // 30 ns per item on the submitting thread, 60 on the worker: chunks of 30–120 µs.
+                let perItem: UInt64 = pthread_equal(pthread_self(), submitter) != 0 ? 30 : 60
+                let end = DispatchTime.now().uptimeNanoseconds + perItem * UInt64(range.count)
+                while DispatchTime.now().uptimeNanoseconds < end {}
+                for i in range { hits[i] += 1 }
+            }
+        }
+        #expect((0..<count).allSatisfy { hits[$0] == 60 })
+        let workerShare = pool.balancedShare(of: 1)
+        #expect(workerShare > 0.2 && workerShare < 0.42, "worker's share \(workerShare), about 1/3 expected")
+    }
+
     @Test func runsManySmallJobsInSequence() {
         let pool = ThreadPool(threads: 2)
         let total = UnsafeMutablePointer<Int>.allocate(capacity: 2)
