@@ -110,7 +110,8 @@ public final class Q8Activations {
     ///
     /// - Parameters:
     ///   - layouts: The layouts to write (the kernels about to run name theirs in
-    ///     ``DotKernel/activationLayouts``); ``scales`` and ``sums`` are always written.
+    ///     ``DotKernel/activationLayouts``); ``scales`` and ``sums`` are written too, unless
+    ///     only super-block layouts are requested and `columns` is a multiple of 256.
     ///   - pool: When given and there are several vectors, they are quantized in parallel.
     /// - Precondition: `columns` is a multiple of 32.
     public func quantize(
@@ -147,7 +148,10 @@ public final class Q8Activations {
         let blockIntegerSums = blockIntegerSums, pairedSubBlockSums = pairedSubBlockSums
         let columns = columns, layouts = layouts
         let blocksPerToken = columns / Self.blockSize
-        for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) {
+        // Kernels that read only a super-block layout (Q2_K's) use no per-32 scale or sum.
+        let superOnly = columns % Self.superBlockSize == 0 && !layouts.isEmpty
+            && layouts.isSubset(of: [.superBlocks, .superBytes])
+        for b in (t * blocksPerToken)..<((t + 1) * blocksPerToken) where !superOnly {
             let (qLow, qHigh, lowSum, highSum) = Self.quantizeBlock(x + b * 32, scale: &scales[b], sum: &sums[b])
             if layouts.contains(.lanes) {
                 let out = UnsafeMutableRawPointer(values + b * 32)

@@ -95,6 +95,34 @@ public enum VectorMath {
         while i < count { y[i] = Float16(Float(y[i]) * a); i += 1 }
     }
 
+    /// `y[i] = half(x[i])`: single precision rounded to half (to nearest, ties to even), sixteen
+    /// lanes per conversion instruction where the CPU has one. Exact as `Float16(x[i])`.
+    @inline(__always)
+    public static func convert(_ x: UnsafePointer<Float>, toHalf y: UnsafeMutablePointer<Float16>, count: Int) {
+        let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
+        var i = 0
+        while i + 16 <= count {
+            ry.storeBytes(of: narrowed(rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)),
+                          toByteOffset: 2 * i, as: SIMD16<Float16>.self)
+            i += 16
+        }
+        while i < count { y[i] = Float16(x[i]); i += 1 }
+    }
+
+    /// `x[i] = Float(half(x[i]))`: each value rounded to the nearest half-precision number, kept
+    /// in single precision (queries meeting half-precision keys, as in llama.cpp).
+    @inline(__always)
+    public static func roundToHalf(_ x: UnsafeMutablePointer<Float>, count: Int) {
+        let rx = UnsafeMutableRawPointer(x)
+        var i = 0
+        while i + 16 <= count {
+            let v = rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            rx.storeBytes(of: widened(narrowed(v)), toByteOffset: 4 * i, as: SIMD16<Float>.self)
+            i += 16
+        }
+        while i < count { x[i] = Float(Float16(x[i])); i += 1 }
+    }
+
     /// `y[i] = half(fma(x[i], a, y[i]))` on a half-precision accumulator: each step is computed in
     /// single precision with one rounding, then rounded to half precision (llama.cpp's flash
     /// attention accumulates values this way).
@@ -136,9 +164,41 @@ public enum VectorMath {
 
     /// RMS normalization: `out[i] = x[i] · (1 / sqrt(mean(x²) + epsilon)) · weight[i]`.
     ///
-    /// Squares are summed in double precision and the scale is formed in single precision,
-    /// in the same order as llama.cpp, so results agree with its traces.
+    /// Squares are rounded to single precision and summed in double precision, and the scale
+    /// is formed in single precision, as llama.cpp does, so results agree with its traces. The
+    /// sum runs sixteen lanes at a time: a different order than llama.cpp's, but in double
+    /// precision the mean it rounds to single precision is the same but for ties one in
+    /// millions (``rmsNormReference(_:weight:epsilon:into:count:)`` keeps the serial order).
     public static func rmsNorm(
+        _ x: UnsafePointer<Float>, weight: UnsafePointer<Float>, epsilon: Float,
+        into out: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        let rx = UnsafeRawPointer(x), rw = UnsafeRawPointer(weight), ro = UnsafeMutableRawPointer(out)
+        var low = SIMD8<Double>(), high = SIMD8<Double>()
+        var i = 0
+        while i + 16 <= count {
+            let v = rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            let squares = v * v
+            low += doubled(squares.lowHalf)
+            high += doubled(squares.highHalf)
+            i += 16
+        }
+        var sum = (low + high).sum()
+        while i < count { sum += Double(x[i] * x[i]); i += 1 }
+        let mean = Float(sum / Double(count))
+        let scale = 1 / (mean + epsilon).squareRoot()
+        i = 0
+        while i + 16 <= count {
+            let v = rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            let w = rw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
+            ro.storeBytes(of: v * scale * w, toByteOffset: 4 * i, as: SIMD16<Float>.self)
+            i += 16
+        }
+        while i < count { out[i] = x[i] * scale * weight[i]; i += 1 }
+    }
+
+    /// Scalar reference for ``rmsNorm(_:weight:epsilon:into:count:)``: llama.cpp's serial sum.
+    public static func rmsNormReference(
         _ x: UnsafePointer<Float>, weight: UnsafePointer<Float>, epsilon: Float,
         into out: UnsafeMutablePointer<Float>, count: Int
     ) {
@@ -197,6 +257,15 @@ public enum VectorMath {
             gate[i] = gate[i] / (1 + e) * up[i]
         }
     }
+}
+
+/// Single-precision lanes widened to double precision, lane by lane so that it compiles to
+/// one conversion instruction (`vcvtps2pd`) rather than a library call. Exact.
+@inline(__always)
+func doubled(_ v: SIMD8<Float>) -> SIMD8<Double> {
+    var result = SIMD8<Double>()
+    for i in 0..<8 { result[i] = Double(v[i]) }
+    return result
 }
 
 /// Half-precision lanes widened to single precision. Written lane by lane because the generic

@@ -251,12 +251,8 @@ public final class Transformer: @unchecked Sendable {
         let s = state, hd = configuration.headDimension, kv = configuration.keyValueLength
         for t in 0..<rows {
             for h in 0..<configuration.keyValueHeadCount {
-                let keys = cache.keys(layer: l, head: h, position: position + t)
-                let values = cache.values(layer: l, head: h, position: position + t)
-                for i in 0..<hd {
-                    keys[i] = Float16(s.k[t * kv + h * hd + i])
-                    values[i] = Float16(s.v[t * kv + h * hd + i])
-                }
+                VectorMath.convert(s.k + t * kv + h * hd, toHalf: cache.keys(layer: l, head: h, position: position + t), count: hd)
+                VectorMath.convert(s.v + t * kv + h * hd, toHalf: cache.values(layer: l, head: h, position: position + t), count: hd)
             }
         }
         record(name, s.v, rows: rows, columns: kv)
@@ -271,7 +267,7 @@ public final class Transformer: @unchecked Sendable {
     /// ``Attention/Schedule``'s decision.
     private func attention(layer l: Int, rows: Int, halfPrecision: Bool, _ name: TraceName) {
         let c = configuration, s = state
-        for i in 0..<(rows * c.queryLength) { s.q[i] = Float(Float16(s.q[i])) }
+        VectorMath.roundToHalf(s.q, count: rows * c.queryLength)
         Attention.causal(
             queries: s.q, tokens: rows, heads: c.headCount, keyValueHeads: c.keyValueHeadCount, headDimension: c.headDimension,
             keys: cache.keys(layer: l, head: 0, position: 0), values: cache.values(layer: l, head: 0, position: 0),

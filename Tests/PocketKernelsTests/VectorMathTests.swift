@@ -22,6 +22,36 @@ import Testing
         for i in 0..<4 { #expect(abs(out[i] - x[i] / rms * w[i]) < 1e-6) }
     }
 
+    /// The lane-wise double sum gives the serial sum's single-precision mean, so the outputs
+    /// are identical, on model-sized vectors with a spread of magnitudes.
+    @Test(arguments: [1, 15, 16, 17, 576, 896, 3072, 4864])
+    func rmsNormMatchesTheSerialReference(count: Int) {
+        var rng = TestRandom(seed: UInt64(count) &* 31)
+        for _ in 0..<50 {
+            let x = (0..<count).map { _ in Float.random(in: -1...1, using: &rng) * pow(10, Float.random(in: -3...3, using: &rng)) }
+            let w = (0..<count).map { _ in Float.random(in: 0...2, using: &rng) }
+            var fast = [Float](repeating: 0, count: count), reference = fast
+            VectorMath.rmsNorm(x, weight: w, epsilon: 1e-6, into: &fast, count: count)
+            VectorMath.rmsNormReference(x, weight: w, epsilon: 1e-6, into: &reference, count: count)
+            #expect(fast == reference)
+        }
+    }
+
+    /// Both conversions round exactly as `Float16(_:)`, tails and special values included.
+    @Test(arguments: [1, 16, 31, 128])
+    func halfPrecisionConversionsMatchTheScalarOnes(count: Int) {
+        var rng = TestRandom(seed: UInt64(count))
+        var x = (0..<count).map { _ in Float.random(in: -70000...70000, using: &rng) / pow(2, Float(Int.random(in: 0...30, using: &rng))) }
+        let specials: [Float] = [0, -0, .infinity, -.infinity, 65520, 65519.996, 1e-8, 2.9802322e-08]
+        for (i, v) in specials.enumerated() where i < count { x[i] = v }
+        var halves = [Float16](repeating: 0, count: count)
+        VectorMath.convert(x, toHalf: &halves, count: count)
+        #expect(halves.map(\.bitPattern) == x.map { Float16($0).bitPattern })
+        var rounded = x
+        VectorMath.roundToHalf(&rounded, count: count)
+        #expect(rounded.map(\.bitPattern) == x.map { Float(Float16($0)).bitPattern })
+    }
+
     @Test func softmaxSumsToOneAndIsStable() {
         var x: [Float] = [1000, 1001, 1002]
         VectorMath.softmax(&x, count: 3)
