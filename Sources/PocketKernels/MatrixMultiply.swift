@@ -93,7 +93,7 @@ public enum MatrixMultiply {
         withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: tokens) { vectors in
             for t in 0..<tokens { vectors.initializeElement(at: t, to: scratch.vector(token: t)) }
             let v = UnsafeBufferPointer(vectors)
-            pool.balancedFor(aRows + bRows + cRows) { range in
+            pool.balancedFor(aRows + bRows + cRows, key: a.weights.data) { range in
                 @inline(__always) func run(_ p: Product?, _ offset: Int, _ count: Int) {
                     guard let p else { return }
                     let lower = max(range.lowerBound - offset, 0), upper = min(range.upperBound - offset, count)

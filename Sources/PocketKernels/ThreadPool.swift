@@ -37,10 +37,12 @@ public final class ThreadPool: @unchecked Sendable {
     private var job: ((Int) -> Void)?
     private let shuttingDown = Atomic<Bool>(false)
     private let exited = Atomic<Int>(0)
-    /// ``balancedFor(_:_:)``'s state, used under `submitLock`: per thread its speed relative to
-    /// the others (mean 1), the nanoseconds its chunk of the last job took (written by the
-    /// thread before it reports done), and the chunk boundaries (`threadCount + 1`).
+    /// ``balancedFor(_:key:_:)``'s state, used under `submitLock`: per key (a slot of
+    /// `threadCount` values) each thread's speed relative to the others (mean 1), the
+    /// nanoseconds each thread's chunk of the last job took (written by the thread before it
+    /// reports done), and the chunk boundaries (`threadCount + 1`).
     private let speeds: UnsafeMutablePointer<Double>
+    private var speedSlots: [UnsafeRawPointer: Int] = [:]
     private let elapsed: UnsafeMutablePointer<UInt64>
     private let bounds: UnsafeMutablePointer<Int>
 
@@ -64,8 +66,8 @@ public final class ThreadPool: @unchecked Sendable {
     ///   are treated as 1. Default: one per core.
     public init(threads: Int = ThreadPool.defaultThreadCount) {
         threadCount = max(1, threads)
-        speeds = .allocate(capacity: threadCount)
-        speeds.initialize(repeating: 1, count: threadCount)
+        speeds = .allocate(capacity: (Self.balancingKeys + 1) * threadCount)
+        speeds.initialize(repeating: 1, count: (Self.balancingKeys + 1) * threadCount)
         elapsed = .allocate(capacity: threadCount)
         elapsed.initialize(repeating: 0, count: threadCount)
         bounds = .allocate(capacity: threadCount + 1)
@@ -150,18 +152,23 @@ public final class ThreadPool: @unchecked Sendable {
     /// core can be slower than the other for seconds at a time (another tenant, the
     /// hypervisor); with equal chunks the faster thread then waits at the end of every job.
     /// Each balanced job times every thread's chunk and moves the threads' speeds an eighth of
-    /// the way towards what it measured, so that later chunks finish together. Which thread
-    /// computes an item never changes its result.
+    /// the way towards what it measured, so that later chunks finish together. Speeds are
+    /// learned per `key`: the same threads can be unevenly fast on different data (a decode
+    /// step's matrices each lean their own way, by a few percent), and each matrix runs once
+    /// per token. Which thread computes an item never changes its result.
     ///
     /// - Parameters:
     ///   - count: Number of items, of about equal cost.
+    ///   - key: What the job works on (a matrix's address); jobs with the same key share their
+    ///     learned speeds. `nil` jobs share one set.
     ///   - body: Processes one chunk; never called with an empty range.
-    public func balancedFor(_ count: Int, _ body: @escaping (Range<Int>) -> Void) {
+    public func balancedFor(_ count: Int, key: UnsafeRawPointer? = nil, _ body: @escaping (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let threads = min(threadCount, count)
         if threads == 1 { body(0..<count); return }
         submitLock.lock()
         defer { submitLock.unlock() }
+        let speeds = speeds + slot(for: key) * threadCount
         let bounds = bounds, elapsed = elapsed
         var total = 0.0
         for i in 0..<threads { total += speeds[i] }
@@ -177,7 +184,19 @@ public final class ThreadPool: @unchecked Sendable {
             if start < end { body(start..<end) }
             elapsed[worker] = DispatchTime.now().uptimeNanoseconds - begin
         }
-        learnSpeeds(threads: threads)
+        learnSpeeds(speeds, threads: threads)
+    }
+
+    /// Keys with speeds of their own; later keys share slot 0 with `nil`.
+    private static let balancingKeys = 1024
+
+    /// The slot of `key`'s speeds, allocated on first use (under `submitLock`).
+    private func slot(for key: UnsafeRawPointer?) -> Int {
+        guard let key else { return 0 }
+        if let slot = speedSlots[key] { return slot }
+        guard speedSlots.count < Self.balancingKeys else { return 0 }
+        speedSlots[key] = speedSlots.count + 1
+        return speedSlots.count
     }
 
     /// Chunks shorter than this say little about a thread's speed (a decode step's attention
@@ -186,9 +205,10 @@ public final class ThreadPool: @unchecked Sendable {
     /// How far one job moves the learned speeds towards what it measured.
     private static let balancingStep = 0.125
 
-    /// Moves `speeds` towards the items per nanosecond each thread achieved on the last
-    /// balanced job, relative to their mean. A job with an empty or too short chunk is skipped.
-    private func learnSpeeds(threads: Int) {
+    /// Moves `speeds` (one key's) towards the items per nanosecond each thread achieved on the
+    /// last balanced job, relative to their mean. A job with an empty or too short chunk is
+    /// skipped.
+    private func learnSpeeds(_ speeds: UnsafeMutablePointer<Double>, threads: Int) {
         var sum = 0.0
         for i in 0..<threads {
             let items = bounds[i + 1] - bounds[i]
@@ -203,11 +223,12 @@ public final class ThreadPool: @unchecked Sendable {
         }
     }
 
-    /// The share of a balanced job's items thread `worker` would get now: a diagnostic for
-    /// tests and benchmarks.
-    public func balancedShare(of worker: Int) -> Double {
+    /// The share of the items of a balanced job with `key` that thread `worker` would get now:
+    /// a diagnostic for tests and benchmarks.
+    public func balancedShare(of worker: Int, key: UnsafeRawPointer? = nil) -> Double {
         submitLock.lock()
         defer { submitLock.unlock() }
+        let speeds = speeds + slot(for: key) * threadCount
         var total = 0.0
         for i in 0..<threadCount { total += speeds[i] }
         return speeds[worker] / total

@@ -117,6 +117,30 @@ import Testing
         #expect(workerShare > 0.2 && workerShare < 0.42, "worker's share \(workerShare), about 1/3 expected")
     }
 
+    /// Jobs with different keys learn their own split: here the worker is the slow thread on
+    /// one key's data and the fast one on the other's.
+    @Test func balancedForLearnsEachKeyApart() {
+        let pool = ThreadPool(threads: 2)
+        let submitter = pthread_self()
+        let keyA = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        let keyB = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        defer { keyA.deallocate(); keyB.deallocate() }
+        for _ in 0..<60 {
+            for (key, workerSlow) in [(keyA, true), (keyB, false)] {
+                pool.balancedFor(2000, key: key) { range in
+                    let onWorker = pthread_equal(pthread_self(), submitter) == 0
+                    let perItem: UInt64 = onWorker == workerSlow ? 60 : 30
+                    let end = DispatchTime.now().uptimeNanoseconds + perItem * UInt64(range.count)
+                    while DispatchTime.now().uptimeNanoseconds < end {}
+                }
+            }
+        }
+        let shareA = pool.balancedShare(of: 1, key: keyA), shareB = pool.balancedShare(of: 1, key: keyB)
+        #expect(shareA > 0.2 && shareA < 0.42, "worker's share on A \(shareA), about 1/3 expected")
+        #expect(shareB > 0.58 && shareB < 0.8, "worker's share on B \(shareB), about 2/3 expected")
+        #expect(abs(pool.balancedShare(of: 1) - 0.5) < 1e-9, "jobs without a key learned nothing")
+    }
+
     @Test func runsManySmallJobsInSequence() {
         let pool = ThreadPool(threads: 2)
         let total = UnsafeMutablePointer<Int>.allocate(capacity: 2)
