@@ -172,12 +172,14 @@ public final class ThreadPool: @unchecked Sendable {
         let bounds = bounds, elapsed = elapsed
         var total = 0.0
         for i in 0..<threads { total += speeds[i] }
+        // Thread i ends where the speeds of threads 0…i add up to; the last ones end at count.
         var running = 0.0
         bounds[0] = 0
-        for i in 0..<threadCount {
-            if i < threads { running += speeds[i] }
-            bounds[i + 1] = i >= threads - 1 ? count : min(count, Int((Double(count) * running / total).rounded()))
+        for i in 0..<(threads - 1) {
+            running += speeds[i]
+            bounds[i + 1] = min(count, Int((Double(count) * running / total).rounded()))
         }
+        for i in (threads - 1)..<threadCount { bounds[i + 1] = count }
         runLocked { worker in
             let start = bounds[worker], end = bounds[worker + 1]
             let begin = DispatchTime.now().uptimeNanoseconds
@@ -224,11 +226,13 @@ public final class ThreadPool: @unchecked Sendable {
     }
 
     /// The share of the items of a balanced job with `key` that thread `worker` would get now:
-    /// a diagnostic for tests and benchmarks.
+    /// a diagnostic for tests and benchmarks. A key no job has used yet gets an equal share.
     public func balancedShare(of worker: Int, key: UnsafeRawPointer? = nil) -> Double {
         submitLock.lock()
         defer { submitLock.unlock() }
-        let speeds = speeds + slot(for: key) * threadCount
+        let slot = key.map { speedSlots[$0] ?? -1 } ?? 0
+        guard slot >= 0 else { return 1 / Double(threadCount) }
+        let speeds = speeds + slot * threadCount
         var total = 0.0
         for i in 0..<threadCount { total += speeds[i] }
         return speeds[worker] / total
