@@ -20,12 +20,17 @@ public enum MatrixMultiply {
     ///   - inputUnchanged: The caller's promise that `x` has not changed since the previous
     ///     product with this `scratch` (e.g. the key and value projections after the query's):
     ///     its quantized activations are then reused when they cover this format's layouts.
+    ///   - readingAhead: Lets the pool's idle workers read the start of their share of the
+    ///     product that followed this one last time (see ``ThreadPool/ItemBytes``); for a
+    ///     sequence of products repeated in the same order, such as a decode step's. The caller
+    ///     must call ``ThreadPool/forgetReadAhead()`` before freeing any matrix multiplied this way.
     public static func multiply(
         _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
-        into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false
+        into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false,
+        readingAhead: Bool = false
     ) {
         if let layouts = KernelTable.layouts(of: weights.type) {
-            fused((Product(weights, into: y), nil, nil), layouts, x, tokens, scratch, pool, inputUnchanged)
+            fused((Product(weights, into: y), nil, nil), layouts, x, tokens, scratch, pool, inputUnchanged, readingAhead)
         } else if weights.type == .f32 {
             float(weights, x, tokens, y, pool)
         } else {
@@ -51,12 +56,12 @@ public enum MatrixMultiply {
     /// projections; the gate and up projections): the input is quantized once and the rows of
     /// all of them are one job for the pool, so a decode step hands work to the threads once
     /// instead of once per matrix. Each output is exactly what ``multiply(_:_:tokens:into:scratch:pool:inputUnchanged:)``
-    /// would write.
+    /// would write; `readingAhead` is as there.
     ///
     /// - Precondition: every matrix has `x`'s number of columns.
     public static func multiply(
         _ first: Product, _ second: Product, _ third: Product? = nil, _ x: UnsafePointer<Float>, tokens: Int,
-        scratch: Q8Activations, pool: ThreadPool
+        scratch: Q8Activations, pool: ThreadPool, readingAhead: Bool = false
     ) {
         var thirdLayouts: Q8Activations.Layouts? = []
         if let third { thirdLayouts = KernelTable.layouts(of: third.weights.type) }
@@ -64,21 +69,24 @@ public enum MatrixMultiply {
               let secondLayouts = KernelTable.layouts(of: second.weights.type), let thirdLayouts
         else {
             // A format without an integer kernel: one product after the other.
-            multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool)
-            multiply(second.weights, x, tokens: tokens, into: second.output, scratch: scratch, pool: pool, inputUnchanged: true)
+            multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool, readingAhead: readingAhead)
+            multiply(second.weights, x, tokens: tokens, into: second.output, scratch: scratch, pool: pool, inputUnchanged: true,
+                     readingAhead: readingAhead)
             if let third {
-                multiply(third.weights, x, tokens: tokens, into: third.output, scratch: scratch, pool: pool, inputUnchanged: true)
+                multiply(third.weights, x, tokens: tokens, into: third.output, scratch: scratch, pool: pool, inputUnchanged: true,
+                         readingAhead: readingAhead)
             }
             return
         }
-        fused((first, second, third), firstLayouts.union(secondLayouts).union(thirdLayouts), x, tokens, scratch, pool, false)
+        fused((first, second, third), firstLayouts.union(secondLayouts).union(thirdLayouts), x, tokens, scratch, pool, false, readingAhead)
     }
 
     /// Quantizes `x` (unless it is known unchanged and already quantized) in `layouts`, those
-    /// every product's kernel reads, then splits all the products' rows over the pool.
+    /// every product's kernel reads, then splits all the products' rows over the pool, telling
+    /// it which bytes they read when `readingAhead`.
     private static func fused(
         _ products: (Product, Product?, Product?), _ layouts: Q8Activations.Layouts, _ x: UnsafePointer<Float>,
-        _ tokens: Int, _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool
+        _ tokens: Int, _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool, _ readingAhead: Bool
     ) {
         let columns = products.0.weights.columns
         if !(inputUnchanged && scratch.holds(x, tokens: tokens, columns: columns, layouts: layouts)) {
@@ -93,7 +101,15 @@ public enum MatrixMultiply {
         withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: tokens) { vectors in
             for t in 0..<tokens { vectors.initializeElement(at: t, to: scratch.vector(token: t)) }
             let v = UnsafeBufferPointer(vectors)
-            pool.balancedFor(aRows + bRows + cRows, key: a.weights.data) { range in
+            var itemBytes: ThreadPool.ItemBytes?
+            if readingAhead {
+                var bytes = ThreadPool.ItemBytes()
+                bytes.append(start: firstUnit(a), bytesPerItem: unitBytes(a), items: aRows)
+                if let b { bytes.append(start: firstUnit(b), bytesPerItem: unitBytes(b), items: bRows) }
+                if let c { bytes.append(start: firstUnit(c), bytesPerItem: unitBytes(c), items: cRows) }
+                itemBytes = bytes
+            }
+            pool.balancedFor(aRows + bRows + cRows, key: a.weights.data, reading: itemBytes) { range in
                 @inline(__always) func run(_ p: Product?, _ offset: Int, _ count: Int) {
                     guard let p else { return }
                     let lower = max(range.lowerBound - offset, 0), upper = min(range.upperBound - offset, count)
@@ -107,6 +123,16 @@ public enum MatrixMultiply {
                 run(c, aRows + bRows, cRows)
             }
         }
+    }
+
+    /// Where a product's first unit of work (row group or row) starts in memory.
+    private static func firstUnit(_ p: Product) -> UnsafeRawPointer {
+        p.weights.rowGroups?.group(0) ?? p.weights.data
+    }
+
+    /// The bytes of one of a product's units of work.
+    private static func unitBytes(_ p: Product) -> Int {
+        p.weights.rowGroups?.groupBytes ?? p.weights.rowBytes
     }
 
     /// The units of work a product adds to a job: its row groups, or its rows.

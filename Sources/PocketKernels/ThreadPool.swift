@@ -44,7 +44,10 @@ public final class ThreadPool: @unchecked Sendable {
     private let speeds: UnsafeMutablePointer<Double>
     private var speedSlots: [UnsafeRawPointer: Int] = [:]
     private let elapsed: UnsafeMutablePointer<UInt64>
+    /// This job's chunk boundaries, then the next keyed job's (for reading ahead).
     private let bounds: UnsafeMutablePointer<Int>
+    /// What the workers read ahead between jobs (`ThreadPool+ReadAhead.swift`).
+    private let readAhead: ReadAheadPlans
 
     /// Checks of `generation` a waiting worker makes before it starts yielding between checks.
     private static let workerSpins = 20_000
@@ -70,8 +73,9 @@ public final class ThreadPool: @unchecked Sendable {
         speeds.initialize(repeating: 1, count: (Self.balancingKeys + 1) * threadCount)
         elapsed = .allocate(capacity: threadCount)
         elapsed.initialize(repeating: 0, count: threadCount)
-        bounds = .allocate(capacity: threadCount + 1)
-        bounds.initialize(repeating: 0, count: threadCount + 1)
+        bounds = .allocate(capacity: 2 * (threadCount + 1))
+        bounds.initialize(repeating: 0, count: 2 * (threadCount + 1))
+        readAhead = ReadAheadPlans(slots: Self.balancingKeys + 1, threads: threadCount)
         for index in 1..<threadCount {
             // unowned(unsafe): deinit waits for every worker to leave before memory is freed.
             let thread = Thread { [unowned(unsafe) self] in
@@ -162,24 +166,20 @@ public final class ThreadPool: @unchecked Sendable {
     ///   - key: What the job works on (a matrix's address); jobs with the same key share their
     ///     learned speeds. `nil` jobs share one set.
     ///   - body: Processes one chunk; never called with an empty range.
-    public func balancedFor(_ count: Int, key: UnsafeRawPointer? = nil, _ body: @escaping (Range<Int>) -> Void) {
+    public func balancedFor(
+        _ count: Int, key: UnsafeRawPointer? = nil, reading itemBytes: ItemBytes? = nil,
+        _ body: @escaping (Range<Int>) -> Void
+    ) {
         guard count > 0 else { return }
         let threads = min(threadCount, count)
         if threads == 1 { body(0..<count); return }
         submitLock.lock()
         defer { submitLock.unlock() }
-        let speeds = speeds + slot(for: key) * threadCount
+        let slot = slot(for: key)
+        let speeds = speeds + slot * threadCount
         let bounds = bounds, elapsed = elapsed
-        var total = 0.0
-        for i in 0..<threads { total += speeds[i] }
-        // Thread i ends where the speeds of threads 0…i add up to; the last ones end at count.
-        var running = 0.0
-        bounds[0] = 0
-        for i in 0..<(threads - 1) {
-            running += speeds[i]
-            bounds[i + 1] = min(count, Int((Double(count) * running / total).rounded()))
-        }
-        for i in (threads - 1)..<threadCount { bounds[i + 1] = count }
+        chunkBounds(count, speeds: speeds, into: bounds)
+        planReadAhead(slot: slot, count: count, reading: itemBytes)
         runLocked { worker in
             let start = bounds[worker], end = bounds[worker + 1]
             let begin = DispatchTime.now().uptimeNanoseconds
@@ -187,6 +187,62 @@ public final class ThreadPool: @unchecked Sendable {
             elapsed[worker] = DispatchTime.now().uptimeNanoseconds - begin
         }
         learnSpeeds(speeds, threads: threads)
+    }
+
+    /// Fills `bounds[0...threadCount]` with the chunk boundaries of `count` items for threads
+    /// of relative `speeds`: thread i ends where the speeds of threads 0…i add up to, and
+    /// threads past the item count get empty chunks.
+    private func chunkBounds(_ count: Int, speeds: UnsafeMutablePointer<Double>, into bounds: UnsafeMutablePointer<Int>) {
+        let threads = min(threadCount, count)
+        var total = 0.0
+        for i in 0..<threads { total += speeds[i] }
+        var running = 0.0
+        bounds[0] = 0
+        for i in 0..<(threads - 1) {
+            running += speeds[i]
+            bounds[i + 1] = min(count, Int((Double(count) * running / total).rounded()))
+        }
+        for i in (threads - 1)..<threadCount { bounds[i + 1] = count }
+    }
+
+    /// Tells each worker what to read ahead once it has finished its part of this job (of
+    /// `slot`, `count` items reading `itemBytes`): the start of its chunk of the keyed job that
+    /// followed this one last time, with that job's learned split. Jobs without `itemBytes` or
+    /// a key plan nothing.
+    private func planReadAhead(slot: Int, count: Int, reading itemBytes: ItemBytes?) {
+        readAhead.clearPlans()
+        guard let itemBytes, slot > 0, let next = readAhead.record(slot: slot, count: count, reading: itemBytes),
+              next.count > 1 else { return }
+        let nextBounds = bounds + threadCount + 1
+        chunkBounds(next.count, speeds: speeds + next.slot * threadCount, into: nextBounds)
+        for worker in 1..<threadCount {
+            readAhead.plan(worker: worker, items: nextBounds[worker]..<nextBounds[worker + 1], ofSlot: next.slot)
+        }
+    }
+
+    /// Stops the workers from reading ahead and forgets what every job read (an addition).
+    ///
+    /// Call it before freeing memory that a job passed to ``balancedFor(_:key:reading:_:)``
+    /// reads: until then an idle worker may read the start of it. When this returns, no worker
+    /// is reading ahead.
+    public func forgetReadAhead() {
+        guard threadCount > 1 else { return }
+        submitLock.lock()
+        defer { submitLock.unlock() }
+        readAhead.forget()
+        // An empty job: each worker leaves its read-ahead (it checks for a new job every 4 KB),
+        // runs it and picks up the cleared plan before this returns.
+        runLocked { _ in }
+    }
+
+    /// The bytes thread `worker` was told to read ahead after the last job, `nil` if none: a
+    /// diagnostic for tests.
+    public func readAheadPlan(of worker: Int) -> UnsafeRawBufferPointer? {
+        submitLock.lock()
+        defer { submitLock.unlock() }
+        let plan = readAhead.plan(of: worker)
+        guard plan.count > 0 else { return nil }
+        return UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: plan.start), count: plan.count)
     }
 
     /// Keys with speeds of their own; later keys share slot 0 with `nil`.
@@ -240,7 +296,15 @@ public final class ThreadPool: @unchecked Sendable {
 
     private func workerLoop(index: Int) {
         var seen = 0
+        // What this worker reads ahead before waiting: its next address and the end.
+        var aheadStart = 0, aheadNext = 0, aheadEnd = 0
         while true {
+            if aheadNext < aheadEnd {
+                let current = seen
+                aheadNext = readAhead.read(worker: index, from: aheadNext, to: aheadEnd) {
+                    generation.load(ordering: .relaxed) == current
+                }
+            }
             // Spin, then poll with yields for a while: decode issues jobs every few
             // microseconds, with serial work between them; waking from a sleep takes longer.
             var spins = 0
@@ -263,6 +327,10 @@ public final class ThreadPool: @unchecked Sendable {
             // The generation cannot move again until this worker has finished the job.
             seen = generation.load(ordering: .acquiring)
             job?(index)
+            // The plan for after this job; the same start as before resumes where it stopped.
+            let plan = readAhead.plan(of: index)
+            if plan.start != aheadStart { aheadStart = plan.start; aheadNext = plan.start & ~63 }
+            aheadEnd = plan.count > 0 ? plan.start + plan.count : 0
             pending.subtract(1, ordering: .releasing)
         }
     }

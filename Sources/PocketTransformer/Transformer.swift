@@ -76,6 +76,10 @@ public final class Transformer: @unchecked Sendable {
         state = RunState(configuration, batch: self.batchSize, threads: pool.threadCount, contextLength: capacity)
     }
 
+    /// Its matrix products let the pool's workers read ahead into these weights: stop that
+    /// before they are freed.
+    deinit { pool.forgetReadAhead() }
+
     /// Opens and loads the GGUF model at `url` (memory-mapped).
     public convenience init(
         contentsOf url: URL, contextLength: Int? = nil, batchSize: Int = 64, pool: ThreadPool = .shared
@@ -224,7 +228,7 @@ public final class Transformer: @unchecked Sendable {
     private func project(_ x: UnsafePointer<Float>, rows: Int, _ a: Projection, _ b: Projection, _ c: Projection? = nil) {
         MatrixMultiply.multiply(
             .init(a.matrix, into: a.output), .init(b.matrix, into: b.output), c.map { .init($0.matrix, into: $0.output) },
-            x, tokens: rows, scratch: state.activations, pool: pool)
+            x, tokens: rows, scratch: state.activations, pool: pool, readingAhead: true)
         addBias(a, rows: rows)
         addBias(b, rows: rows)
         if let c { addBias(c, rows: rows) }
@@ -280,7 +284,7 @@ public final class Transformer: @unchecked Sendable {
     private func multiply(
         _ matrix: WeightMatrix, _ x: UnsafePointer<Float>, rows: Int, into y: UnsafeMutablePointer<Float>, _ name: TraceName
     ) {
-        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool)
+        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool, readingAhead: true)
         record(name, y, rows: rows, columns: matrix.rows)
     }
 

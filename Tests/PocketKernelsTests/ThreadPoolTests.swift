@@ -150,3 +150,97 @@ import Testing
         total.deallocate()
     }
 }
+
+/// Reading ahead: after a keyed job, each worker is told the start of its chunk of the keyed
+/// job that followed that one last time, and forgetting stops it.
+@Suite struct ThreadPoolReadAheadTests {
+    /// Three buffers read by two jobs: job A reads `a`; job B reads 30 items of 100 bytes from
+    /// `b`, then 50 items of 4 KB from `c`.
+    final class Memory {
+        let a = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 64)
+        let b = UnsafeMutableRawPointer.allocate(byteCount: 3000, alignment: 64)
+        let c = UnsafeMutableRawPointer.allocate(byteCount: 50 * 4096, alignment: 64)
+        var bytesA: ThreadPool.ItemBytes {
+            var bytes = ThreadPool.ItemBytes()
+            bytes.append(start: a, bytesPerItem: 64, items: 64)
+            return bytes
+        }
+        var bytesB: ThreadPool.ItemBytes {
+            var bytes = ThreadPool.ItemBytes()
+            bytes.append(start: b, bytesPerItem: 100, items: 30)
+            bytes.append(start: c, bytesPerItem: 4096, items: 50)
+            return bytes
+        }
+        deinit { a.deallocate(); b.deallocate(); c.deallocate() }
+    }
+
+    @Test func aWorkerIsToldTheStartOfItsChunkOfTheJobThatCameNext() {
+        let pool = ThreadPool(threads: 2)
+        let memory = Memory()
+        pool.balancedFor(64, key: memory.a, reading: memory.bytesA) { _ in }
+        #expect(pool.readAheadPlan(of: 1) == nil, "nothing has followed A yet")
+        pool.balancedFor(80, key: memory.b, reading: memory.bytesB) { _ in }
+        #expect(pool.readAheadPlan(of: 1) == nil, "nothing has followed B yet")
+        pool.balancedFor(64, key: memory.a, reading: memory.bytesA) { _ in }
+        // B came after A: the worker's half of B's 80 items starts at item 40, the 10th of the
+        // 4 KB run, and reads to the end of that run.
+        let plan = pool.readAheadPlan(of: 1)
+        #expect(plan?.baseAddress == UnsafeRawPointer(memory.c + 10 * 4096))
+        #expect(plan?.count == 40 * 4096)
+        // A came after B; the worker's half of A starts at item 32.
+        pool.balancedFor(80, key: memory.b, reading: memory.bytesB) { _ in }
+        #expect(pool.readAheadPlan(of: 1)?.baseAddress == UnsafeRawPointer(memory.a + 32 * 64))
+        #expect(pool.readAheadPlan(of: 1)?.count == 32 * 64)
+        #expect(pool.readAheadPlan(of: 0) == nil, "the calling thread never reads ahead")
+    }
+
+    /// A chunk's start is read to at most the limit, and a job without bytes plans nothing.
+    @Test func readAheadIsBoundedAndOnlyForJobsThatSayWhatTheyRead() {
+        let pool = ThreadPool(threads: 2)
+        let count = 1024, itemBytes = 4096
+        let big = UnsafeMutableRawPointer.allocate(byteCount: count * itemBytes, alignment: 64)
+        let other = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+        defer { big.deallocate(); other.deallocate() }
+        var bytes = ThreadPool.ItemBytes()
+        bytes.append(start: big, bytesPerItem: itemBytes, items: count)
+        var small = ThreadPool.ItemBytes()
+        small.append(start: other, bytesPerItem: 64, items: 1)
+        for _ in 0..<2 {
+            pool.balancedFor(count, key: big, reading: bytes) { _ in }
+            pool.balancedFor(2, key: other, reading: small) { _ in }
+        }
+        let plan = pool.readAheadPlan(of: 1)
+        #expect(plan?.baseAddress == UnsafeRawPointer(big + count / 2 * itemBytes))
+        #expect(plan?.count == 512 << 10, "half of 4 MB, capped at 512 KB")
+        pool.balancedFor(2, key: other) { _ in }
+        #expect(pool.readAheadPlan(of: 1) == nil)
+    }
+
+    /// After `forgetReadAhead()` no plan is left and none is made from what was learned before,
+    /// so the memory can be freed: here it is unmapped, and later jobs (after which a worker
+    /// with a stale plan would read it and crash) run normally.
+    @Test func forgettingStopsReadingAheadSoMemoryCanBeFreed() throws {
+        let pool = ThreadPool(threads: 2)
+        let length = 8 << 20
+        let mapped = try #require(mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+        try #require(mapped != MAP_FAILED)
+        let half = length / 2
+        var first = ThreadPool.ItemBytes(), second = ThreadPool.ItemBytes()
+        first.append(start: mapped, bytesPerItem: 4096, items: half / 4096)
+        second.append(start: mapped + half, bytesPerItem: 4096, items: half / 4096)
+        for _ in 0..<3 {
+            pool.balancedFor(half / 4096, key: mapped, reading: first) { _ in }
+            pool.balancedFor(half / 4096, key: mapped + half, reading: second) { _ in }
+        }
+        #expect(pool.readAheadPlan(of: 1) != nil)
+        pool.forgetReadAhead()
+        #expect(pool.readAheadPlan(of: 1) == nil)
+        munmap(mapped, length)
+        let runs = Atomic<Int>(0)
+        for _ in 0..<200 {
+            pool.run { _ in runs.add(1, ordering: .relaxed) }
+            usleep(50)
+        }
+        #expect(runs.load(ordering: .relaxed) == 400)
+    }
+}
