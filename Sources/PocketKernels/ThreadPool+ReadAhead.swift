@@ -39,21 +39,73 @@ extension ThreadPool {
             }
         }
 
-        /// The first address and the length of the bytes that `items` read without a break:
-        /// from their first item to their end or to the end of that item's run, whichever
-        /// comes first. `nil` if `items` is empty or starts past the last run.
-        func contiguousBytes(of items: Range<Int>) -> (start: Int, count: Int)? {
-            guard !items.isEmpty else { return nil }
-            var first = items.lowerBound, end = items.upperBound
-            for run in 0..<3 {
+        /// The first `limit` bytes that `items` read, in item order: a stretch in the run
+        /// where they start and, if they go on into the next run, one from its start.
+        func firstBytes(of items: Range<Int>, limit: Int) -> ReadAheadPlan {
+            var plan = ReadAheadPlan(), first = items.lowerBound, end = items.upperBound, left = limit
+            for run in 0..<3 where first < end && left > 0 {
                 let (start, stride, count) = run == 0 ? (starts.0, strides.0, counts.0)
                     : run == 1 ? (starts.1, strides.1, counts.1) : (starts.2, strides.2, counts.2)
-                if first < count { return (start + first * stride, (min(end, count) - first) * stride) }
+                if first < count {
+                    let length = min((min(end, count) - first) * stride, left)
+                    if plan.first.count == 0 { plan.first = (start + first * stride, length) }
+                    else { plan.second = (start + first * stride, length); break }
+                    left -= length
+                    first = count
+                }
                 first -= count
                 end -= count
             }
-            return nil
+            return plan
         }
+    }
+}
+
+/// What a worker reads ahead: up to two stretches of memory (addresses and byte counts).
+struct ReadAheadPlan: Equatable {
+    var first: (start: Int, count: Int) = (0, 0)
+    var second: (start: Int, count: Int) = (0, 0)
+
+    static func == (a: Self, b: Self) -> Bool { a.first == b.first && a.second == b.second }
+}
+
+/// A worker's progress through its plan: its next address and the end of the stretch it is in.
+struct ReadAheadCursor {
+    private(set) var plan = ReadAheadPlan()
+    private var inSecond = false
+    private var next = 0, end = 0
+
+    /// Whether there is nothing left to read.
+    var isDone: Bool { next >= end }
+
+    /// Takes `newPlan` for the next idle time: the same plan resumes where it stopped, a
+    /// different one starts over.
+    mutating func adopt(_ newPlan: ReadAheadPlan) {
+        guard newPlan != plan else { return }
+        plan = newPlan
+        inSecond = false
+        next = plan.first.start & ~63
+        end = plan.first.count > 0 ? plan.first.start + plan.first.count : 0
+    }
+
+    /// Loads one byte of every cache line of the plan's stretches into this core's caches while
+    /// `keepGoing` holds (checked every 4 KB); returns the bytes summed, for a sink.
+    mutating func read(while keepGoing: () -> Bool) -> UInt8 {
+        var sum: UInt8 = 0
+        while next < end {
+            let stop = min(end, next + 4096)
+            while next < stop {
+                sum &+= UnsafeRawPointer(bitPattern: next)!.load(as: UInt8.self)
+                next += 64
+            }
+            if next >= end && !inSecond && plan.second.count > 0 {
+                inSecond = true
+                next = plan.second.start & ~63
+                end = plan.second.start + plan.second.count
+            }
+            if !keepGoing() { break }
+        }
+        return sum
     }
 }
 
@@ -73,9 +125,8 @@ final class ReadAheadPlans {
     /// The slot of the keyed job that came after each slot's last time (0: none known).
     private let successors: UnsafeMutablePointer<Int>
     private var lastSlot = 0
-    /// Per thread: the first address and byte count to read ahead after the current job.
-    private let starts: UnsafeMutablePointer<Int>
-    private let lengths: UnsafeMutablePointer<Int>
+    /// Per thread: what to read ahead after the current job.
+    private let plans: UnsafeMutablePointer<ReadAheadPlan>
     /// Per thread: where the bytes read ahead are summed to, so the loads are not optimized away.
     private let sinks: UnsafeMutablePointer<UInt8>
     private let threads: Int
@@ -89,10 +140,8 @@ final class ReadAheadPlans {
         counts.initialize(repeating: 0, count: slots)
         successors = .allocate(capacity: slots)
         successors.initialize(repeating: 0, count: slots)
-        starts = .allocate(capacity: threads)
-        starts.initialize(repeating: 0, count: threads)
-        lengths = .allocate(capacity: threads)
-        lengths.initialize(repeating: 0, count: threads)
+        plans = .allocate(capacity: threads)
+        plans.initialize(repeating: ReadAheadPlan(), count: threads)
         sinks = .allocate(capacity: threads)
         sinks.initialize(repeating: 0, count: threads)
     }
@@ -101,8 +150,7 @@ final class ReadAheadPlans {
         bytes.deallocate()
         counts.deallocate()
         successors.deallocate()
-        starts.deallocate()
-        lengths.deallocate()
+        plans.deallocate()
         sinks.deallocate()
     }
 
@@ -120,14 +168,12 @@ final class ReadAheadPlans {
 
     /// Plans for `worker` to read ahead the start of `items` of the job in `slot`.
     func plan(worker: Int, items: Range<Int>, ofSlot slot: Int) {
-        guard let (start, count) = bytes[slot].contiguousBytes(of: items) else { return }
-        starts[worker] = start
-        lengths[worker] = min(count, Self.limit)
+        plans[worker] = bytes[slot].firstBytes(of: items, limit: Self.limit)
     }
 
     /// No worker reads ahead after the next job.
     func clearPlans() {
-        for w in 0..<threads { lengths[w] = 0 }
+        for w in 0..<threads { plans[w] = ReadAheadPlan() }
     }
 
     /// Forgets every job's bytes and successor, and every plan.
@@ -137,26 +183,15 @@ final class ReadAheadPlans {
         lastSlot = 0
     }
 
-    /// `worker`'s plan: the first address and the byte count (0: nothing to read).
-    func plan(of worker: Int) -> (start: Int, count: Int) { (starts[worker], lengths[worker]) }
+    /// `worker`'s plan.
+    func plan(of worker: Int) -> ReadAheadPlan { plans[worker] }
 
-    /// Loads one byte of every cache line from `start` up to `end` (into this core's caches)
-    /// while `keepGoing` holds, checked every 4 KB; returns where it stopped.
+    /// Reads ahead for `worker` with its `cursor` while `keepGoing` holds.
     ///
     /// Plain loads: software prefetch instructions measured useless here (a 512 KB run of
     /// them took 6 µs and the read that followed was no faster), most likely dropped when the
     /// miss buffers are full.
-    func read(worker: Int, from start: Int, to end: Int, while keepGoing: () -> Bool) -> Int {
-        var address = start, sum: UInt8 = 0
-        while address < end {
-            let stop = min(end, address + 4096)
-            while address < stop {
-                sum &+= UnsafeRawPointer(bitPattern: address)!.load(as: UInt8.self)
-                address += 64
-            }
-            if !keepGoing() { break }
-        }
-        sinks[worker] = sum
-        return address
+    func read(worker: Int, _ cursor: inout ReadAheadCursor, while keepGoing: () -> Bool) {
+        sinks[worker] = cursor.read(while: keepGoing)
     }
 }

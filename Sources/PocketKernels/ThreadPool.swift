@@ -235,14 +235,15 @@ public final class ThreadPool: @unchecked Sendable {
         runLocked { _ in }
     }
 
-    /// The bytes thread `worker` was told to read ahead after the last job, `nil` if none: a
-    /// diagnostic for tests.
-    public func readAheadPlan(of worker: Int) -> UnsafeRawBufferPointer? {
+    /// The memory thread `worker` was told to read ahead after the last job (one or two
+    /// stretches; empty if none): a diagnostic for tests.
+    public func readAheadPlan(of worker: Int) -> [UnsafeRawBufferPointer] {
         submitLock.lock()
         defer { submitLock.unlock() }
         let plan = readAhead.plan(of: worker)
-        guard plan.count > 0 else { return nil }
-        return UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: plan.start), count: plan.count)
+        return [plan.first, plan.second].filter { $0.count > 0 }.map {
+            UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: $0.start), count: $0.count)
+        }
     }
 
     /// Keys with speeds of their own; later keys share slot 0 with `nil`.
@@ -296,14 +297,12 @@ public final class ThreadPool: @unchecked Sendable {
 
     private func workerLoop(index: Int) {
         var seen = 0
-        // What this worker reads ahead before waiting: its next address and the end.
-        var aheadStart = 0, aheadNext = 0, aheadEnd = 0
+        // What this worker reads ahead before it waits for the next job.
+        var ahead = ReadAheadCursor()
         while true {
-            if aheadNext < aheadEnd {
+            if !ahead.isDone {
                 let current = seen
-                aheadNext = readAhead.read(worker: index, from: aheadNext, to: aheadEnd) {
-                    generation.load(ordering: .relaxed) == current
-                }
+                readAhead.read(worker: index, &ahead) { generation.load(ordering: .relaxed) == current }
             }
             // Spin, then poll with yields for a while: decode issues jobs every few
             // microseconds, with serial work between them; waking from a sleep takes longer.
@@ -327,10 +326,8 @@ public final class ThreadPool: @unchecked Sendable {
             // The generation cannot move again until this worker has finished the job.
             seen = generation.load(ordering: .acquiring)
             job?(index)
-            // The plan for after this job; the same start as before resumes where it stopped.
-            let plan = readAhead.plan(of: index)
-            if plan.start != aheadStart { aheadStart = plan.start; aheadNext = plan.start & ~63 }
-            aheadEnd = plan.count > 0 ? plan.start + plan.count : 0
+            // The plan for after this job, read before the job is reported done.
+            ahead.adopt(readAhead.plan(of: index))
             pending.subtract(1, ordering: .releasing)
         }
     }

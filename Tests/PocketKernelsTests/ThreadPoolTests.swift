@@ -154,8 +154,8 @@ import Testing
 /// Reading ahead: after a keyed job, each worker is told the start of its chunk of the keyed
 /// job that followed that one last time, and forgetting stops it.
 @Suite struct ThreadPoolReadAheadTests {
-    /// Three buffers read by two jobs: job A reads `a`; job B reads 30 items of 100 bytes from
-    /// `b`, then 50 items of 4 KB from `c`.
+    /// Three buffers read by two jobs: job A reads 64 items of 64 bytes from `a`; job B reads
+    /// 30 items of 100 bytes from `b`, then 50 items of 4 KB from `c`.
     final class Memory {
         let a = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 64)
         let b = UnsafeMutableRawPointer.allocate(byteCount: 3000, alignment: 64)
@@ -174,24 +174,47 @@ import Testing
         deinit { a.deallocate(); b.deallocate(); c.deallocate() }
     }
 
+    /// `(start, count)` of each stretch of `worker`'s plan.
+    static func plan(_ pool: ThreadPool, _ worker: Int = 1) -> [(UnsafeRawPointer?, Int)] {
+        pool.readAheadPlan(of: worker).map { ($0.baseAddress, $0.count) }
+    }
+
     @Test func aWorkerIsToldTheStartOfItsChunkOfTheJobThatCameNext() {
         let pool = ThreadPool(threads: 2)
         let memory = Memory()
         pool.balancedFor(64, key: memory.a, reading: memory.bytesA) { _ in }
-        #expect(pool.readAheadPlan(of: 1) == nil, "nothing has followed A yet")
+        #expect(Self.plan(pool).isEmpty, "nothing has followed A yet")
         pool.balancedFor(80, key: memory.b, reading: memory.bytesB) { _ in }
-        #expect(pool.readAheadPlan(of: 1) == nil, "nothing has followed B yet")
+        #expect(Self.plan(pool).isEmpty, "nothing has followed B yet")
         pool.balancedFor(64, key: memory.a, reading: memory.bytesA) { _ in }
         // B came after A: the worker's half of B's 80 items starts at item 40, the 10th of the
         // 4 KB run, and reads to the end of that run.
-        let plan = pool.readAheadPlan(of: 1)
-        #expect(plan?.baseAddress == UnsafeRawPointer(memory.c + 10 * 4096))
-        #expect(plan?.count == 40 * 4096)
+        var plan = Self.plan(pool)
+        #expect(plan.count == 1 && plan[0].0 == UnsafeRawPointer(memory.c + 10 * 4096) && plan[0].1 == 40 * 4096)
         // A came after B; the worker's half of A starts at item 32.
         pool.balancedFor(80, key: memory.b, reading: memory.bytesB) { _ in }
-        #expect(pool.readAheadPlan(of: 1)?.baseAddress == UnsafeRawPointer(memory.a + 32 * 64))
-        #expect(pool.readAheadPlan(of: 1)?.count == 32 * 64)
-        #expect(pool.readAheadPlan(of: 0) == nil, "the calling thread never reads ahead")
+        plan = Self.plan(pool)
+        #expect(plan.count == 1 && plan[0].0 == UnsafeRawPointer(memory.a + 32 * 64) && plan[0].1 == 32 * 64)
+        #expect(Self.plan(pool, 0).isEmpty, "the calling thread never reads ahead")
+    }
+
+    /// A chunk that starts near the end of one run goes on at the start of the next.
+    @Test func aChunkThatCrossesRunsIsReadInTwoStretches() {
+        let pool = ThreadPool(threads: 3)
+        let memory = Memory()
+        for _ in 0..<2 {
+            pool.balancedFor(64, key: memory.a, reading: memory.bytesA) { _ in }
+            pool.balancedFor(80, key: memory.b, reading: memory.bytesB) { _ in }
+        }
+        pool.balancedFor(64, key: memory.a, reading: memory.bytesA) { _ in }
+        // Thirds of B's 80 items: 0..<27, 27..<53, 53..<80. Worker 1 reads items 27–29 of `b`,
+        // then items 0–22 of `c`; worker 2 items 23–49 of `c`.
+        var plan = Self.plan(pool, 1)
+        #expect(plan.count == 2)
+        #expect(plan.first?.0 == UnsafeRawPointer(memory.b + 27 * 100) && plan.first?.1 == 300)
+        #expect(plan.last?.0 == UnsafeRawPointer(memory.c) && plan.last?.1 == 23 * 4096)
+        plan = Self.plan(pool, 2)
+        #expect(plan.count == 1 && plan[0].0 == UnsafeRawPointer(memory.c + 23 * 4096) && plan[0].1 == 27 * 4096)
     }
 
     /// A chunk's start is read to at most the limit, and a job without bytes plans nothing.
@@ -209,16 +232,15 @@ import Testing
             pool.balancedFor(count, key: big, reading: bytes) { _ in }
             pool.balancedFor(2, key: other, reading: small) { _ in }
         }
-        let plan = pool.readAheadPlan(of: 1)
-        #expect(plan?.baseAddress == UnsafeRawPointer(big + count / 2 * itemBytes))
-        #expect(plan?.count == 512 << 10, "half of 4 MB, capped at 512 KB")
+        let plan = Self.plan(pool)
+        #expect(plan.count == 1 && plan[0].0 == UnsafeRawPointer(big + count / 2 * itemBytes))
+        #expect(plan.first?.1 == 512 << 10, "half of 4 MB, capped at 512 KB")
         pool.balancedFor(2, key: other) { _ in }
-        #expect(pool.readAheadPlan(of: 1) == nil)
+        #expect(Self.plan(pool).isEmpty)
     }
 
     /// After `forgetReadAhead()` no plan is left and none is made from what was learned before,
-    /// so the memory can be freed: here it is unmapped, and later jobs (after which a worker
-    /// with a stale plan would read it and crash) run normally.
+    /// so the memory can be freed: here it is unmapped, and later jobs run normally.
     @Test func forgettingStopsReadingAheadSoMemoryCanBeFreed() throws {
         let pool = ThreadPool(threads: 2)
         let length = 8 << 20
@@ -232,9 +254,9 @@ import Testing
             pool.balancedFor(half / 4096, key: mapped, reading: first) { _ in }
             pool.balancedFor(half / 4096, key: mapped + half, reading: second) { _ in }
         }
-        #expect(pool.readAheadPlan(of: 1) != nil)
+        #expect(!Self.plan(pool).isEmpty)
         pool.forgetReadAhead()
-        #expect(pool.readAheadPlan(of: 1) == nil)
+        #expect(Self.plan(pool).isEmpty)
         munmap(mapped, length)
         let runs = Atomic<Int>(0)
         for _ in 0..<200 {
