@@ -22,7 +22,8 @@ public enum MatrixMultiply {
     ///     its quantized activations are then reused when they cover this format's layouts.
     ///   - readingAhead: Lets the pool's idle workers read the start of their share of the
     ///     product that followed this one last time (see ``ThreadPool/ItemBytes``); for a
-    ///     sequence of products repeated in the same order, such as a decode step's. The caller
+    ///     sequence of products repeated in the same order, such as a decode step's. Only
+    ///     products of one vector (`tokens == 1`) read ahead. The caller
     ///     must call ``ThreadPool/forgetReadAhead()`` before freeing any matrix multiplied this way.
     public static func multiply(
         _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
@@ -102,7 +103,9 @@ public enum MatrixMultiply {
             for t in 0..<tokens { vectors.initializeElement(at: t, to: scratch.vector(token: t)) }
             let v = UnsafeBufferPointer(vectors)
             var itemBytes: ThreadPool.ItemBytes?
-            if readingAhead {
+            // Only for one vector: a batch's jobs are long next to the serial work between
+            // them, and its activation tiles need the cache the read-ahead would take.
+            if readingAhead && tokens == 1 {
                 var bytes = ThreadPool.ItemBytes()
                 bytes.append(start: firstUnit(a), bytesPerItem: unitBytes(a), items: aRows)
                 if let b { bytes.append(start: firstUnit(b), bytesPerItem: unitBytes(b), items: bRows) }
