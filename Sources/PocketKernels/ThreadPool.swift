@@ -165,6 +165,10 @@ public final class ThreadPool: @unchecked Sendable {
     ///   - count: Number of items, of about equal cost.
     ///   - key: What the job works on (a matrix's address); jobs with the same key share their
     ///     learned speeds. `nil` jobs share one set.
+    ///   - itemBytes: The memory the items read, for a job with a key that recurs in a fixed
+    ///     sequence of jobs (a decode step's products): after it, each worker reads the start of
+    ///     its chunk of the keyed job that came next last time (`ThreadPool+ReadAhead.swift`).
+    ///     That memory must stay valid until ``forgetReadAhead()``. `nil`: no read-ahead.
     ///   - body: Processes one chunk; never called with an empty range.
     public func balancedFor(
         _ count: Int, key: UnsafeRawPointer? = nil, reading itemBytes: ItemBytes? = nil,
