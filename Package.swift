@@ -9,9 +9,11 @@ import Foundation
 #endif
 
 /// Per-ISA kernels, chosen at build time from the build machine's CPU (the ggml way: scalar
-/// reference → portable Swift SIMD → per-ISA). `POCKET_AVX512_VNNI` compiles the kernels that
-/// use `vpdpbusd` (64 byte products per instruction) through the toolchain's
-/// `_Builtin_intrinsics.intel` module; without it the portable kernels run.
+/// reference → portable Swift SIMD → per-ISA). `POCKET_X86_KERNELS` compiles the byte
+/// dot-product kernels (`Formats/<F>+X86.swift`, through the toolchain's
+/// `_Builtin_intrinsics.intel` module) on one of two instruction sets: `POCKET_AVX512_VNNI`
+/// (`vpdpbusd`, 64 byte products per instruction) or, on CPUs without AVX-512, `POCKET_AVX2`
+/// (`vpmaddubsw` + `vpmaddwd`); without either the portable kernels run.
 /// `POCKET_PORTABLE=1` turns both `-target-cpu native` and this off.
 let instructionSetKernels: [SwiftSetting] = {
     #if os(Linux) && arch(x86_64)
@@ -20,7 +22,10 @@ let instructionSetKernels: [SwiftSetting] = {
     else { return [] }
     let flags = Set(flagsLine.split(separator: " ").map(String.init))
     if ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"].allSatisfy(flags.contains) {
-        return [.define("POCKET_AVX512_VNNI")]
+        return [.define("POCKET_X86_KERNELS"), .define("POCKET_AVX512_VNNI")]
+    }
+    if ["avx2", "fma", "f16c"].allSatisfy(flags.contains) {
+        return [.define("POCKET_X86_KERNELS"), .define("POCKET_AVX2")]
     }
     #endif
     return []
@@ -34,10 +39,16 @@ let instructionSetKernels: [SwiftSetting] = {
 /// x86-64 target has no FMA and no AVX, and some SIMD idioms fall back to per-lane calls
 /// (see docs/kernels.md). On x86-64 we therefore compile the numeric targets for the build
 /// machine's CPU, as llama.cpp does by default. `POCKET_PORTABLE=1` at build time turns this off
-/// for binaries that must run on other x86-64 machines.
+/// for binaries that must run on other x86-64 machines. `POCKET_TARGET_CPU=NAME` (an LLVM CPU
+/// name, e.g. `haswell` for AVX2 machines without AVX-512) compiles for that CPU instead, with
+/// the portable kernels only: the per-ISA kernels are chosen from the build machine's flags,
+/// which say nothing about another CPU.
 let hostTuned: [SwiftSetting] = {
     #if arch(x86_64)
     if Context.environment["POCKET_PORTABLE"] == nil {
+        if let cpu = Context.environment["POCKET_TARGET_CPU"], !cpu.isEmpty {
+            return [.unsafeFlags(["-target-cpu", cpu])]
+        }
         return [.unsafeFlags(["-target-cpu", "native"])] + instructionSetKernels
     }
     #endif

@@ -1,6 +1,6 @@
 /// A dot-product kernel of one block format with ``Q8Activations``: what ``MatrixMultiply``
 /// calls. Every ``QuantizedDotFormat`` is one (its portable Swift-SIMD kernel); per-ISA kernels
-/// are separate types (e.g. `Q8_0.AVX512`) that a format names as its ``QuantizedDotFormat/Kernel``
+/// are separate types (e.g. `Q8_0.X86`) that a format names as its ``QuantizedDotFormat/Kernel``
 /// on builds for that instruction set.
 public protocol DotKernel: Sendable {
     /// Dot product of one weight row (`blocks` consecutive blocks) with one activation vector.
@@ -43,7 +43,7 @@ public protocol DotKernel: Sendable {
 /// one row in ``BlockFormats``.
 public protocol QuantizedDotFormat: BlockFormat, DotKernel {
     /// The kernel ``MatrixMultiply`` uses on this build: a per-ISA kernel where the build
-    /// machine's CPU has one (`POCKET_AVX512_VNNI`), otherwise the format itself.
+    /// machine's CPU has one (`POCKET_X86_KERNELS`), otherwise the format itself.
     associatedtype Kernel: DotKernel = Self
 
     /// The same product computed one element at a time, for tests.

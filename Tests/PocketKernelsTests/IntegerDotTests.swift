@@ -75,7 +75,7 @@ func randomActivations(tokens: Int, columns: Int, seed: UInt64) -> [Float] {
 
 @Suite struct IntegerDotTests {
     /// Every format with an integer kernel (the portable kernel; the per-ISA ones are
-    /// checked against these references in `AVX512KernelTests`).
+    /// checked against these references in `X86KernelTests`).
     static let kernelTypes = integerDotFormats.map(\.type)
     /// The formats whose kernels read the activations exactly as `dequantizedProduct` does (one
     /// scale per 32 values, exact sums). Q4_1 reads llama.cpp's fp16-rounded block sums and

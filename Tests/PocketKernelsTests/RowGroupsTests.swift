@@ -140,7 +140,7 @@ import Testing
         }
     }
 
-    #if POCKET_AVX512_VNNI
+    #if POCKET_X86_KERNELS
     @Test(arguments: cases)
     func kernelsEqualTheReference(_ c: Case) throws {
         let a = Q8Activations()

@@ -4,8 +4,8 @@
 // multiples of the activations' group sums the product overshoots (`2^offsetShift`); the
 // scaling, accumulation and tail are here, the same for every format.
 
-#if POCKET_AVX512_VNNI
-/// An AVX-512 VNNI kernel that multiplies two 32-weight blocks per instruction.
+#if POCKET_X86_KERNELS
+/// An x86 kernel (``ByteDot``: AVX-512 VNNI, or AVX2) that multiplies two 32-weight blocks per instruction.
 ///
 /// Lanes 0…7 of a product hold block b (four consecutive weights each), lanes 8…15 block b + 1;
 /// each half is scaled by its block's d·d_x and accumulated in sixteen float lanes; an odd last
@@ -31,12 +31,12 @@ extension BlockPairKernel {
         var b = 0
         while b + 2 <= blocks {
             let (w, d) = pair(block)
-            lanes.addProduct(products(w, x, b), scales(VNNI.halves(d), x, b))
+            lanes.addProduct(products(w, x, b), scales(ByteDot.halves(d), x, b))
             block += 2 * blockBytes
             b += 2
         }
         if b < blocks { addLast(&lanes, block, x, b) }
-        return VNNI.sum(lanes)
+        return ByteDot.sum(lanes)
     }
 
     /// ``DotKernel/dot4(row:_:blocks:)`` for this kernel: each pair of blocks is unpacked once;
@@ -48,7 +48,7 @@ extension BlockPairKernel {
         var b = 0
         while b + 2 <= blocks {
             let (w, dBits) = pair(block)
-            let d = VNNI.halves(dBits)
+            let d = ByteDot.halves(dBits)
             l0.addProduct(products(w, x.0, b), scales(d, x.0, b))
             l1.addProduct(products(w, x.1, b), scales(d, x.1, b))
             l2.addProduct(products(w, x.2, b), scales(d, x.2, b))
@@ -60,7 +60,7 @@ extension BlockPairKernel {
             addLast(&l0, block, x.0, b); addLast(&l1, block, x.1, b)
             addLast(&l2, block, x.2, b); addLast(&l3, block, x.3, b)
         }
-        return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
+        return SIMD4(ByteDot.sum(l0), ByteDot.sum(l1), ByteDot.sum(l2), ByteDot.sum(l3))
     }
 
     /// ``DotKernel/dot4x4(rows:rowBytes:_:blocks:)`` for this kernel (not inlined, like
@@ -84,8 +84,8 @@ extension BlockPairKernel {
             let w = (p0.weights, p1.weights, p2.weights, p3.weights)
             // The scales spread as fp16 bits, then converted: a multiply with the vectors'
             // spread scales stays one instruction per product (measured 1.15x on the tile).
-            let d = (VNNI.spreadHalves(p0.dBits), VNNI.spreadHalves(p1.dBits),
-                     VNNI.spreadHalves(p2.dBits), VNNI.spreadHalves(p3.dBits))
+            let d = (ByteDot.spreadHalves(p0.dBits), ByteDot.spreadHalves(p1.dBits),
+                     ByteDot.spreadHalves(p2.dBits), ByteDot.spreadHalves(p3.dBits))
             addPair(&c0, w, d, x.0, b)
             addPair(&c1, w, d, x.1, b)
             addPair(&c2, w, d, x.2, b)
@@ -113,11 +113,11 @@ extension BlockPairKernel {
         let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
         let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD16<Int32>.self)
         let start = SIMD16<Int32>.zero &- sums &<< offsetShift
-        let s = VNNI.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
-        c.r0.addProduct(VNNI.floats(VNNI.dot(start, w.0, values)), d.0 * s)
-        c.r1.addProduct(VNNI.floats(VNNI.dot(start, w.1, values)), d.1 * s)
-        c.r2.addProduct(VNNI.floats(VNNI.dot(start, w.2, values)), d.2 * s)
-        c.r3.addProduct(VNNI.floats(VNNI.dot(start, w.3, values)), d.3 * s)
+        let s = ByteDot.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+        c.r0.addProduct(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.0, offsetShift: offsetShift, values)), d.0 * s)
+        c.r1.addProduct(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.1, offsetShift: offsetShift, values)), d.1 * s)
+        c.r2.addProduct(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.2, offsetShift: offsetShift, values)), d.2 * s)
+        c.r3.addProduct(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.3, offsetShift: offsetShift, values)), d.3 * s)
     }
 
     /// The fp16 scales at `offset` of block `block` and of the next, as ``pair(_:)`` returns
@@ -140,7 +140,7 @@ extension BlockPairKernel {
     /// their lanes.
     @inline(__always)
     static func scales(_ d: SIMD2<Float>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
-        VNNI.spread(d * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+        ByteDot.spread(d * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
     }
 
     /// Sixteen lanes of four products each (blocks b, b + 1), exactly, as floats: the unsigned
@@ -149,7 +149,7 @@ extension BlockPairKernel {
     static func products(_ weights: SIMD16<UInt32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
         let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
         let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD16<Int32>.self)
-        return VNNI.floats(VNNI.dot(.zero, weights, values) &- sums &<< offsetShift)
+        return ByteDot.floats(ByteDot.dot(.zero, offsetWeights: weights, offsetShift: offsetShift, values) &- sums &<< offsetShift)
     }
 
     /// Adds an odd last block `b` into the low eight lanes.
@@ -158,7 +158,7 @@ extension BlockPairKernel {
         let (w, d) = single(block)
         let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD8<UInt32>.self)
         let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self)
-        let p = VNNI.dot(.zero, w, values) &- sums &<< offsetShift
+        let p = ByteDot.dot(.zero, offsetWeights: w, offsetShift: offsetShift, values) &- sums &<< offsetShift
         lanes.lowHalf.addProduct(IntegerLanes.exactFloats(p), SIMD8(repeating: d * x.scales[b]))
     }
 }
@@ -185,10 +185,10 @@ struct TileColumn {
     @inline(__always)
     static func sums(_ c0: TileColumn, _ c1: TileColumn, _ c2: TileColumn, _ c3: TileColumn)
         -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        (SIMD4(VNNI.sum(c0.r0), VNNI.sum(c1.r0), VNNI.sum(c2.r0), VNNI.sum(c3.r0)),
-         SIMD4(VNNI.sum(c0.r1), VNNI.sum(c1.r1), VNNI.sum(c2.r1), VNNI.sum(c3.r1)),
-         SIMD4(VNNI.sum(c0.r2), VNNI.sum(c1.r2), VNNI.sum(c2.r2), VNNI.sum(c3.r2)),
-         SIMD4(VNNI.sum(c0.r3), VNNI.sum(c1.r3), VNNI.sum(c2.r3), VNNI.sum(c3.r3)))
+        (SIMD4(ByteDot.sum(c0.r0), ByteDot.sum(c1.r0), ByteDot.sum(c2.r0), ByteDot.sum(c3.r0)),
+         SIMD4(ByteDot.sum(c0.r1), ByteDot.sum(c1.r1), ByteDot.sum(c2.r1), ByteDot.sum(c3.r1)),
+         SIMD4(ByteDot.sum(c0.r2), ByteDot.sum(c1.r2), ByteDot.sum(c2.r2), ByteDot.sum(c3.r2)),
+         SIMD4(ByteDot.sum(c0.r3), ByteDot.sum(c1.r3), ByteDot.sum(c2.r3), ByteDot.sum(c3.r3)))
     }
 }
 #endif

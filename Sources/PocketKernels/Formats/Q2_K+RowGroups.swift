@@ -110,8 +110,8 @@ extension Q2_K: RowGroupFormat {
     }
 }
 
-#if POCKET_AVX512_VNNI
-extension Q2_K.AVX512: RowGroupKernel {
+#if POCKET_X86_KERNELS
+extension Q2_K.X86: RowGroupKernel {
     public typealias Format = Q2_K
 
     /// One vector: each sub-block's products are summed unscaled (at most 16·3·128 in size, so
@@ -130,8 +130,8 @@ extension Q2_K.AVX512: RowGroupKernel {
                 let p2 = products(column, v, 4 * k + 2), p3 = products(column, v, 4 * k + 3)
                 // Sub-blocks 4k and 4k+2 with scale bytes 0 and 2, then 4k+1 and 4k+3 with 1 and 3.
                 let pairs = bytePairs(scales)
-                integers = VNNI.dotHalves(integers, packed(p0, p2), pairs.even)
-                integers = VNNI.dotHalves(integers, packed(p1, p3), pairs.odd)
+                integers = ByteDot.dotHalves(integers, packed(p0, p2), pairs.even)
+                integers = ByteDot.dotHalves(integers, packed(p1, p3), pairs.odd)
                 mins = addMins(mins, minBytes, sums, k)
             }
             add(&sum, integers, mins, column, x.superScales[sb])
@@ -145,8 +145,8 @@ extension Q2_K.AVX512: RowGroupKernel {
     @inline(__always)
     static func products(_ column: UnsafeRawPointer, _ v: UnsafeRawPointer, _ m: Int) -> SIMD16<Int32> {
         let w = weights(column, m)
-        let low = VNNI.dot(VNNI.dot(SIMD16<Int32>(), w.0, word(v, m, 0)), w.1, word(v, m, 1))
-        return VNNI.dot(VNNI.dot(low, w.2, word(v, m, 2)), w.3, word(v, m, 3))
+        let low = ByteDot.dot(ByteDot.dot(SIMD16<Int32>(), small: w.0, word(v, m, 0)), small: w.1, word(v, m, 1))
+        return ByteDot.dot(ByteDot.dot(low, small: w.2, word(v, m, 2)), small: w.3, word(v, m, 3))
     }
 
     /// Sub-block `m`'s four weight vectors (shifts 0, 2, 4, 6), one weight per byte.
@@ -189,15 +189,15 @@ extension Q2_K.AVX512: RowGroupKernel {
                 let (scales, minBytes) = scaleBytes(column, k)
                 for n in 0..<4 {
                     let m = 4 * k + n
-                    let w = scaledWeights(column, m, VNNI.shuffleBytes(scales, picks[n]))
-                    a0 = VNNI.dot(VNNI.dot(a0, w.0, word(v0, m, 0)), w.1, word(v0, m, 1))
-                    b0 = VNNI.dot(VNNI.dot(b0, w.2, word(v0, m, 2)), w.3, word(v0, m, 3))
-                    a1 = VNNI.dot(VNNI.dot(a1, w.0, word(v1, m, 0)), w.1, word(v1, m, 1))
-                    b1 = VNNI.dot(VNNI.dot(b1, w.2, word(v1, m, 2)), w.3, word(v1, m, 3))
-                    a2 = VNNI.dot(VNNI.dot(a2, w.0, word(v2, m, 0)), w.1, word(v2, m, 1))
-                    b2 = VNNI.dot(VNNI.dot(b2, w.2, word(v2, m, 2)), w.3, word(v2, m, 3))
-                    a3 = VNNI.dot(VNNI.dot(a3, w.0, word(v3, m, 0)), w.1, word(v3, m, 1))
-                    b3 = VNNI.dot(VNNI.dot(b3, w.2, word(v3, m, 2)), w.3, word(v3, m, 3))
+                    let w = scaledWeights(column, m, ByteDot.shuffleBytes(scales, picks[n]))
+                    a0 = ByteDot.dot(ByteDot.dot(a0, small: w.0, word(v0, m, 0)), small: w.1, word(v0, m, 1))
+                    b0 = ByteDot.dot(ByteDot.dot(b0, small: w.2, word(v0, m, 2)), small: w.3, word(v0, m, 3))
+                    a1 = ByteDot.dot(ByteDot.dot(a1, small: w.0, word(v1, m, 0)), small: w.1, word(v1, m, 1))
+                    b1 = ByteDot.dot(ByteDot.dot(b1, small: w.2, word(v1, m, 2)), small: w.3, word(v1, m, 3))
+                    a2 = ByteDot.dot(ByteDot.dot(a2, small: w.0, word(v2, m, 0)), small: w.1, word(v2, m, 1))
+                    b2 = ByteDot.dot(ByteDot.dot(b2, small: w.2, word(v2, m, 2)), small: w.3, word(v2, m, 3))
+                    a3 = ByteDot.dot(ByteDot.dot(a3, small: w.0, word(v3, m, 0)), small: w.1, word(v3, m, 1))
+                    b3 = ByteDot.dot(ByteDot.dot(b3, small: w.2, word(v3, m, 2)), small: w.3, word(v3, m, 3))
                 }
                 m0 = addMins(m0, minBytes, sums.0, k); m1 = addMins(m1, minBytes, sums.1, k)
                 m2 = addMins(m2, minBytes, sums.2, k); m3 = addMins(m3, minBytes, sums.3, k)
@@ -223,8 +223,8 @@ extension Q2_K.AVX512: RowGroupKernel {
     static func scaledWeights(_ column: UnsafeRawPointer, _ m: Int, _ scale: SIMD16<UInt32>)
         -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
         let w = weights(column, m)
-        return (VNNI.multiplyHalves(w.0, scale), VNNI.multiplyHalves(w.1, scale),
-                VNNI.multiplyHalves(w.2, scale), VNNI.multiplyHalves(w.3, scale))
+        return (ByteDot.multiplyHalves(w.0, scale), ByteDot.multiplyHalves(w.1, scale),
+                ByteDot.multiplyHalves(w.2, scale), ByteDot.multiplyHalves(w.3, scale))
     }
 
     /// The activation word of sub-block `m`, shift `s` (values 16m+4s…16m+4s+3 in plane order)
@@ -244,23 +244,23 @@ extension Q2_K.AVX512: RowGroupKernel {
         let (even, odd) = bytePairs(mins)
         let evenSums = SIMD16(repeating: sums.loadUnaligned(fromByteOffset: 8 * k, as: UInt32.self))
         let oddSums = SIMD16(repeating: sums.loadUnaligned(fromByteOffset: 8 * k + 4, as: UInt32.self))
-        return VNNI.dotHalves(VNNI.dotHalves(accumulator, even, evenSums), odd, oddSums)
+        return ByteDot.dotHalves(ByteDot.dotHalves(accumulator, even, evenSums), odd, oddSums)
     }
 
     /// Adds a super-block's integer sums and mins' sums into `sum`, in the reference's order.
     @inline(__always)
     static func add(_ sum: inout SIMD16<Float>, _ integers: SIMD16<Int32>, _ mins: SIMD16<Int32>, _ column: UnsafeRawPointer, _ superScale: Float) {
-        let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
-        let dmin = VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
+        let d = ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+        let dmin = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
         let scale = SIMD16<Float>(repeating: superScale)
-        sum.addProduct(VNNI.floats(integers), d * scale)
-        sum.addProduct(-(dmin * scale), VNNI.floats(mins))
+        sum.addProduct(ByteDot.floats(integers), d * scale)
+        sum.addProduct(-(dmin * scale), ByteDot.floats(mins))
     }
 }
 
 /// `vpshufb` indices that copy byte n of each 32-bit lane (a sub-block's scale) into the low
 /// byte of both of the lane's 16-bit halves, with zero high bytes: the multiplier of
-/// ``Q2_K/AVX512/scaledWeights(_:_:_:)``.
+/// ``Q2_K/X86/scaledWeights(_:_:_:)``.
 struct GroupScalePicks {
     let p0, p1, p2, p3: SIMD16<UInt32>
 

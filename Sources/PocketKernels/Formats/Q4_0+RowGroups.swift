@@ -8,8 +8,8 @@ extension Q4_0: WordGroupFormat {
     public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] { nibbles(block, at: qsOffset) }
 }
 
-#if POCKET_AVX512_VNNI
-extension Q4_0.AVX512: GroupColumnKernel {
+#if POCKET_X86_KERNELS
+extension Q4_0.X86: GroupColumnKernel {
     public typealias Format = Q4_0
 
     @inline(__always)

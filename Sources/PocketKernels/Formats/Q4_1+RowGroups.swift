@@ -34,8 +34,8 @@ extension Q4_1: WordGroupFormat {
     }
 }
 
-#if POCKET_AVX512_VNNI
-extension Q4_1.AVX512: RowGroupKernel {
+#if POCKET_X86_KERNELS
+extension Q4_1.X86: RowGroupKernel {
     public typealias Format = Q4_1
 
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
@@ -71,8 +71,8 @@ extension Q4_1.AVX512: RowGroupKernel {
         var column = group
         for b in 0..<blocks {
             body(GroupWeights.fourBit(column + 64),
-                 VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
-                 VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)), b)
+                 ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
+                 ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)), b)
             column += Q4_1.groupColumnBytes
         }
     }
@@ -88,7 +88,7 @@ extension Q4_1.AVX512: RowGroupKernel {
         mutating func add(_ w: GroupWeights, _ d: SIMD16<Float>, _ m: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
             let a = UnsafeRawPointer(x.bytes + 32 * b)
             @inline(__always) func products(_ w: SIMD16<UInt32>, _ k: Int) -> SIMD16<Float> {
-                VNNI.floats(VNNI.dot(.zero, w, SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))))
+                ByteDot.floats(ByteDot.dot(.zero, small: w, SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))))
             }
             let scale = d * SIMD16(repeating: x.scales[b])
             l0.addProduct(scale, products(w.w0, 0)); l1.addProduct(scale, products(w.w1, 1))

@@ -108,8 +108,8 @@ extension Q4_K: RowGroupFormat {
     }
 }
 
-#if POCKET_AVX512_VNNI
-extension Q4_K.AVX512: RowGroupKernel {
+#if POCKET_X86_KERNELS
+extension Q4_K.X86: RowGroupKernel {
     public typealias Format = Q4_K
 
     /// The sixteen rows of a group times `x`, in the order of
@@ -126,8 +126,8 @@ extension Q4_K.AVX512: RowGroupKernel {
                 var l0 = SIMD16<Int32>(), l1 = SIMD16<Int32>(), h0 = SIMD16<Int32>(), h1 = SIMD16<Int32>()
                 for j in 0..<4 {
                     let w0 = weights(column, c, j), w1 = weights(column, c, j + 4)
-                    l0 = VNNI.dot(l0, w0.low, word(a, j)); h0 = VNNI.dot(h0, w0.high, word(a, 8 + j))
-                    l1 = VNNI.dot(l1, w1.low, word(a, j + 4)); h1 = VNNI.dot(h1, w1.high, word(a, 12 + j))
+                    l0 = ByteDot.dot(l0, small: w0.low, word(a, j)); h0 = ByteDot.dot(h0, w0.high, word(a, 8 + j))
+                    l1 = ByteDot.dot(l1, small: w1.low, word(a, j + 4)); h1 = ByteDot.dot(h1, w1.high, word(a, 12 + j))
                 }
                 scales.add(&u, &v, l0 &+ l1, (h0 &+ h1) &>> 4, x, 8 * sb + 2 * c)
             }
@@ -159,10 +159,10 @@ extension Q4_K.AVX512: RowGroupKernel {
                 var l2 = SIMD16<Int32>(), h2 = SIMD16<Int32>(), l3 = SIMD16<Int32>(), h3 = SIMD16<Int32>()
                 for j in 0..<8 {
                     let w = weights(column, c, j)
-                    l0 = VNNI.dot(l0, w.low, word(a0, j)); h0 = VNNI.dot(h0, w.high, word(a0, 8 + j))
-                    l1 = VNNI.dot(l1, w.low, word(a1, j)); h1 = VNNI.dot(h1, w.high, word(a1, 8 + j))
-                    l2 = VNNI.dot(l2, w.low, word(a2, j)); h2 = VNNI.dot(h2, w.high, word(a2, 8 + j))
-                    l3 = VNNI.dot(l3, w.low, word(a3, j)); h3 = VNNI.dot(h3, w.high, word(a3, 8 + j))
+                    l0 = ByteDot.dot(l0, small: w.low, word(a0, j)); h0 = ByteDot.dot(h0, w.high, word(a0, 8 + j))
+                    l1 = ByteDot.dot(l1, small: w.low, word(a1, j)); h1 = ByteDot.dot(h1, w.high, word(a1, 8 + j))
+                    l2 = ByteDot.dot(l2, small: w.low, word(a2, j)); h2 = ByteDot.dot(h2, w.high, word(a2, 8 + j))
+                    l3 = ByteDot.dot(l3, small: w.low, word(a3, j)); h3 = ByteDot.dot(h3, w.high, word(a3, 8 + j))
                 }
                 let b = 8 * sb + 2 * c
                 scales.add(&u0, &v0, l0, h0 &>> 4, x.0, b); scales.add(&u1, &v1, l1, h1 &>> 4, x.1, b)
@@ -194,8 +194,8 @@ extension Q4_K.AVX512: RowGroupKernel {
     /// Adds a super-block's sums into `sum`, in the reference's order: `d·u`, then `−dmin·v`.
     @inline(__always)
     static func add(_ sum: inout SIMD16<Float>, _ u: SIMD16<Float>, _ v: SIMD16<Float>, _ column: UnsafeRawPointer) {
-        let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
-        let dmin = VNNI.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
+        let d = ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+        let dmin = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
         sum.addProduct(d, u)
         sum.addProduct(-dmin, v)
     }
@@ -218,7 +218,7 @@ extension Q4_K.AVX512: RowGroupKernel {
             }
             @inline(__always) func min(_ s: Int) -> SIMD16<Float> {
                 let low = nibbles &>> UInt32(4 * s) & 0xF, high = packed &>> UInt32(8 * (s % 4) + 2) & 0x30
-                return VNNI.floats(unsafeBitCast(low | high, to: SIMD16<Int32>.self))
+                return ByteDot.floats(unsafeBitCast(low | high, to: SIMD16<Int32>.self))
             }
             // Bit casts: `SIMD16<Int32>(truncatingIfNeeded:)` was a library call here.
             let n = 2 * (c % 2)
@@ -230,9 +230,9 @@ extension Q4_K.AVX512: RowGroupKernel {
         /// of q times `x` are `low` and `high`, into `u` and `v` in the reference's order.
         @inline(__always)
         func add(_ u: inout SIMD16<Float>, _ v: inout SIMD16<Float>, _ low: SIMD16<Int32>, _ high: SIMD16<Int32>, _ x: Q8Vector, _ b: Int) {
-            u.addProduct(VNNI.floats(low &* scale0), SIMD16(repeating: x.scales[b]))
+            u.addProduct(ByteDot.floats(low &* scale0), SIMD16(repeating: x.scales[b]))
             v.addProduct(min0, SIMD16(repeating: x.blockSums[b]))
-            u.addProduct(VNNI.floats(high &* scale1), SIMD16(repeating: x.scales[b + 1]))
+            u.addProduct(ByteDot.floats(high &* scale1), SIMD16(repeating: x.scales[b + 1]))
             v.addProduct(min1, SIMD16(repeating: x.blockSums[b + 1]))
         }
     }

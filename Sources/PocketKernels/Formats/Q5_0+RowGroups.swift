@@ -28,8 +28,8 @@ extension Q5_0: WordGroupFormat {
     }
 }
 
-#if POCKET_AVX512_VNNI
-extension Q5_0.AVX512: GroupColumnKernel {
+#if POCKET_X86_KERNELS
+extension Q5_0.X86: GroupColumnKernel {
     public typealias Format = Q5_0
 
     @inline(__always)

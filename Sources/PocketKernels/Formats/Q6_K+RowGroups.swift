@@ -113,15 +113,15 @@ extension Q6_K: RowGroupFormat {
     }
 }
 
-#if POCKET_AVX512_VNNI
-extension Q6_K.AVX512: RowGroupKernel {
+#if POCKET_X86_KERNELS
+extension Q6_K.X86: RowGroupKernel {
     public typealias Format = Q6_K
 
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         var sum = SIMD16<Float>()
         var column = group
         for sb in 0..<blocks {
-            let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+            let d = ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
             for b in 0..<8 {
                 let block = ActivationBlock(column, b)
                 block.add(&sum, d, x, sb)
@@ -137,7 +137,7 @@ extension Q6_K.AVX512: RowGroupKernel {
         var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
         var column = group
         for sb in 0..<blocks {
-            let d = VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+            let d = ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
             for b in 0..<8 {
                 // Unpacked once for the four vectors.
                 let block = ActivationBlock(column, b)
@@ -168,7 +168,7 @@ extension Q6_K.AVX512: RowGroupKernel {
         @inline(__always)
         func add(_ sum: inout SIMD16<Float>, _ d: SIMD16<Float>, _ x: Q8Vector, _ sb: Int) {
             let integers = subBlockSum(low, x, sb, 2 * b) &* scales.0 &+ subBlockSum(high, x, sb, 2 * b + 1) &* scales.1
-            sum.addProduct(VNNI.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
+            sum.addProduct(ByteDot.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
         }
     }
 
@@ -200,8 +200,8 @@ extension Q6_K.AVX512: RowGroupKernel {
         let g = x.groupSums + 64 * sb + 4 * m
         let start = SIMD16<Int32>(repeating: 0 &- ((g[0] &+ g[1]) &+ (g[2] &+ g[3])) &<< 5)
         @inline(__always) func word(_ s: Int) -> SIMD16<UInt32> { SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * s, as: UInt32.self)) }
-        let p = VNNI.dot(VNNI.dot(start, w.0, word(0)), w.1, word(1))
-        let q = VNNI.dot(VNNI.dot(.zero, w.2, word(2)), w.3, word(3))
+        let p = ByteDot.dot(ByteDot.dot(start, small: w.0, word(0)), small: w.1, word(1))
+        let q = ByteDot.dot(ByteDot.dot(.zero, small: w.2, word(2)), small: w.3, word(3))
         return p &+ q
     }
 }

@@ -13,8 +13,8 @@ extension Q8_0: WordGroupFormat {
     }
 }
 
-#if POCKET_AVX512_VNNI
-extension Q8_0.AVX512: GroupColumnKernel {
+#if POCKET_X86_KERNELS
+extension Q8_0.X86: GroupColumnKernel {
     public typealias Format = Q8_0
 
     @inline(__always)

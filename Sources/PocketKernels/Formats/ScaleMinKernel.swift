@@ -9,8 +9,8 @@
 // sub-blocks to unsigned bytes; both formats pack their scales and mins as Q4_K does
 // (``Q4_K/scaleAndMin(_:_:)``) after d and dmin at bytes 0 and 2.
 
-#if POCKET_AVX512_VNNI
-/// An AVX-512 VNNI kernel of a k-quant with eight (scale, min) pairs per super-block.
+#if POCKET_X86_KERNELS
+/// An x86 kernel (``ByteDot``: AVX-512 VNNI, or AVX2) of a k-quant with eight (scale, min) pairs per super-block.
 protocol ScaleMinKernel: SharedLoopKernel {
     /// Bytes per super-block of the format.
     static var superBlockBytes: Int { get }
@@ -34,7 +34,7 @@ extension ScaleMinKernel {
             }
             block += superBlockBytes
         }
-        return VNNI.sum(lanes) - offsets.pairwiseSum()
+        return ByteDot.sum(lanes) - offsets.pairwiseSum()
     }
 
     /// ``DotKernel/dot4(row:_:blocks:)`` for this kernel: each super-block's weights and scales
@@ -62,13 +62,13 @@ extension ScaleMinKernel {
             }
             block += superBlockBytes
         }
-        return SIMD4(VNNI.sum(l0) - o0.pairwiseSum(), VNNI.sum(l1) - o1.pairwiseSum(), VNNI.sum(l2) - o2.pairwiseSum(), VNNI.sum(l3) - o3.pairwiseSum())
+        return SIMD4(ByteDot.sum(l0) - o0.pairwiseSum(), ByteDot.sum(l1) - o1.pairwiseSum(), ByteDot.sum(l2) - o2.pairwiseSum(), ByteDot.sum(l3) - o3.pairwiseSum())
     }
 
     /// The eight sub-block scales times d, and the eight mins times dmin, as floats.
     @inline(__always)
     static func scalesAndMins(_ block: UnsafeRawPointer) -> (SIMD8<Float>, SIMD8<Float>) {
-        let dm = VNNI.halves(block, Q4_K.dOffset)
+        let dm = ByteDot.halves(block, Q4_K.dOffset)
         var scales = SIMD8<Float>(), mins = SIMD8<Float>()
         for s in 0..<8 {
             let (scale, min) = Q4_K.scaleAndMin(block + Q4_K.scalesOffset, s)
@@ -82,14 +82,14 @@ extension ScaleMinKernel {
     @inline(__always)
     static func spreadScales(_ scales: SIMD8<Float>, _ c: Int, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
         let pair = SIMD2(scales[2 * c], scales[2 * c + 1])
-        return VNNI.spread(pair * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+        return ByteDot.spread(pair * UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
     }
 
     /// Sixteen lanes of four products each (activation blocks b, b + 1), exactly, as floats.
     @inline(__always)
     static func products(_ weights: SIMD16<UInt32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
         let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
-        return VNNI.floats(VNNI.dot(.zero, weights, values))
+        return ByteDot.floats(ByteDot.dot(.zero, small: weights, values))
     }
 }
 #endif

@@ -2,8 +2,8 @@
 // have in common: they read the activations as bytes and give a kernel its `DotKernel` entry
 // points, so a per-format kernel is only its unpacking.
 
-#if POCKET_AVX512_VNNI
-/// An AVX-512 VNNI kernel written with one of the shared loops.
+#if POCKET_X86_KERNELS
+/// An x86 kernel (``ByteDot``: AVX-512 VNNI, or AVX2) written with one of the shared loops.
 protocol SharedLoopKernel: DotKernel {
     /// One activation vector: the shared loop's product.
     static func loopDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float

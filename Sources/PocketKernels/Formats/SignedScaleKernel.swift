@@ -4,8 +4,8 @@
 // `2^offsetShift`) and its sub-block scales over their lanes; the offset correction with the
 // activations' group sums, the integer scaling and the float accumulation are here.
 
-#if POCKET_AVX512_VNNI
-/// An AVX-512 VNNI kernel of a k-quant with sixteen signed sub-block scales per super-block.
+#if POCKET_X86_KERNELS
+/// An x86 kernel (``ByteDot``: AVX-512 VNNI, or AVX2) of a k-quant with sixteen signed sub-block scales per super-block.
 ///
 /// For the weights 64k…64k+63 of a super-block (activation blocks 8·sb + 2k and the next), lane
 /// L of a product holds weights 4L…4L+3: sub-block 4k + L/4. Each lane is corrected by the
@@ -39,14 +39,14 @@ extension SignedScaleKernel {
         var block = row
         let shifts = SignedScaleKernels.byteToTop
         for sb in 0..<(blocks / 8) {
-            let d = VNNI.half(block, scaleOffset)
+            let d = ByteDot.half(block, scaleOffset)
             for k in 0..<4 {
                 let b = 8 * sb + 2 * k
                 lanes.addProduct(products(weights(block, k), scales(block, k, shifts), x, b), spreadScales(d, x, b))
             }
             block += superBlockBytes
         }
-        return VNNI.sum(lanes)
+        return ByteDot.sum(lanes)
     }
 
     /// ``DotKernel/dot4(row:_:blocks:)`` for this kernel: each quarter super-block's weights
@@ -58,7 +58,7 @@ extension SignedScaleKernel {
         var block = row
         let shifts = SignedScaleKernels.byteToTop
         for sb in 0..<(blocks / 8) {
-            let d = VNNI.half(block, scaleOffset)
+            let d = ByteDot.half(block, scaleOffset)
             for k in 0..<4 {
                 let b = 8 * sb + 2 * k
                 let w = weights(block, k), s = scales(block, k, shifts)
@@ -69,13 +69,13 @@ extension SignedScaleKernel {
             }
             block += superBlockBytes
         }
-        return SIMD4(VNNI.sum(l0), VNNI.sum(l1), VNNI.sum(l2), VNNI.sum(l3))
+        return SIMD4(ByteDot.sum(l0), ByteDot.sum(l1), ByteDot.sum(l2), ByteDot.sum(l3))
     }
 
     /// d·a of activation blocks b and b + 1 over their lanes.
     @inline(__always)
     static func spreadScales(_ d: Float, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
-        VNNI.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self) * d)
+        ByteDot.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self) * d)
     }
 
     /// Sixteen lanes of sc·Σ(w − offset)·x over four products each, exactly, as floats.
@@ -83,7 +83,7 @@ extension SignedScaleKernel {
     static func products(_ weights: SIMD16<UInt32>, _ scales: SIMD16<Int32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
         let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
         let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD16<Int32>.self)
-        return VNNI.floats((VNNI.dot(.zero, weights, values) &- sums &<< offsetShift) &* scales)
+        return ByteDot.floats((ByteDot.dot(.zero, small: weights, values) &- sums &<< offsetShift) &* scales)
     }
 }
 #endif

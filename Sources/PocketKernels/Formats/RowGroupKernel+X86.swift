@@ -7,7 +7,7 @@
 // for all sixteen rows. The offset term is the first product's starting value, and the eight
 // products run as two chains of four so that the adds do not wait on one another.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 /// A column of a row group unpacked: `w[j]`, lane r, holds weights 4j…4j+3 of row r as
 /// unsigned bytes.
 struct GroupWeights {
@@ -79,17 +79,20 @@ extension GroupColumnKernel {
         @inline(__always) func word(_ k: Int) -> SIMD16<UInt32> {
             SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
         }
-        var p = VNNI.dot(start, w.w0, word(0)), q = VNNI.dot(.zero, w.w4, word(4))
-        p = VNNI.dot(p, w.w1, word(1)); q = VNNI.dot(q, w.w5, word(5))
-        p = VNNI.dot(p, w.w2, word(2)); q = VNNI.dot(q, w.w6, word(6))
-        p = VNNI.dot(p, w.w3, word(3)); q = VNNI.dot(q, w.w7, word(7))
-        sum.addProduct(VNNI.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
+        @inline(__always) func product(_ partial: SIMD16<Int32>, _ weights: SIMD16<UInt32>, _ k: Int) -> SIMD16<Int32> {
+            ByteDot.dot(partial, offsetWeights: weights, offsetShift: offsetShift, word(k))
+        }
+        var p = product(start, w.w0, 0), q = product(.zero, w.w4, 4)
+        p = product(p, w.w1, 1); q = product(q, w.w5, 5)
+        p = product(p, w.w2, 2); q = product(q, w.w6, 6)
+        p = product(p, w.w3, 3); q = product(q, w.w7, 7)
+        sum.addProduct(ByteDot.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
     }
 
     /// The sixteen scales `d` of a column as floats (`vcvtph2ps`).
     @inline(__always)
     static func scales(_ column: UnsafeRawPointer) -> SIMD16<Float> {
-        VNNI.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+        ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
     }
 }
 #endif

@@ -5,12 +5,12 @@
 // Σ(q − 16)·x = Σq·x − 16·Σx, is taken off each lane with the activations' group sums. The
 // portable kernel groups the integers differently, so the two agree to float rounding.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q5_0 {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q5_0`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: BlockPairKernel {
+    /// The x86 kernel of ``Q5_0`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
         static var offsetShift: Int32 { 4 }
 
@@ -19,14 +19,14 @@ extension Q5_0 {
             let next = block + bytesPerBlock
             let qh = UInt64(block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self))
                 | UInt64(next.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)) << 32
-            return (SIMD16(lowHalf: nibbles(block, qsOffset), highHalf: nibbles(next, qsOffset)) | VNNI.byteMask(qh) & 0x1010_1010,
+            return (SIMD16(lowHalf: nibbles(block, qsOffset), highHalf: nibbles(next, qsOffset)) | ByteDot.byteMask(qh) & 0x1010_1010,
                     scaleBits(block, dOffset))
         }
 
         @inline(__always)
         static func single(_ block: UnsafeRawPointer) -> (weights: SIMD8<UInt32>, d: Float) {
             let qh = block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)
-            return (nibbles(block, qsOffset) | VNNI.byteMask(qh) & 0x1010_1010, VNNI.half(block, dOffset))
+            return (nibbles(block, qsOffset) | ByteDot.byteMask(qh) & 0x1010_1010, ByteDot.half(block, dOffset))
         }
     }
 }

@@ -7,12 +7,12 @@
 // 4(k%2) + 2: plain order, the activations' byte order. The scales are signed bytes, four per
 // 32-bit word.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q6_K {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q6_K`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: SignedScaleKernel {
+    /// The x86 kernel of ``Q6_K`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: SignedScaleKernel {
         static var superBlockBytes: Int { bytesPerBlock }
         static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 5 }

@@ -5,12 +5,12 @@
 // holds weights 4j…4j+3, llama.cpp's lanes, accumulated in the portable kernel's order: results
 // are bit-identical to ``Q4_1/dot(row:_:blocks:)``.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q4_1 {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q4_1`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: DotKernel {
+    /// The x86 kernel of ``Q4_1`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: DotKernel {
         public static var activationLayouts: Q8Activations.Layouts { .bytes }
 
         @inline(__always)
@@ -20,7 +20,7 @@ extension Q4_1 {
             var block = row
             let values = UnsafeRawPointer(x.bytes)
             for b in 0..<blocks {
-                let dm = VNNI.halves(block, dOffset), d = dm[0], m = dm[1]
+                let dm = ByteDot.halves(block, dOffset), d = dm[0], m = dm[1]
                 lanes.addProduct(SIMD8(repeating: d * x.scales[b]), products(weights(block), values + 32 * b))
                 offsets = offsets.addingProduct(m, x.sums[b])
                 block += bytesPerBlock
@@ -38,7 +38,7 @@ extension Q4_1 {
             let v2 = UnsafeRawPointer(x.2.bytes), v3 = UnsafeRawPointer(x.3.bytes)
             var block = row
             for b in 0..<blocks {
-                let dm = VNNI.halves(block, dOffset), d = dm[0], m = dm[1]
+                let dm = ByteDot.halves(block, dOffset), d = dm[0], m = dm[1]
                 let w = weights(block)
                 l0.addProduct(SIMD8(repeating: d * x.0.scales[b]), products(w, v0 + 32 * b))
                 l1.addProduct(SIMD8(repeating: d * x.1.scales[b]), products(w, v1 + 32 * b))
@@ -61,7 +61,7 @@ extension Q4_1 {
         /// Eight lanes of four products each, exactly, as floats.
         @inline(__always)
         static func products(_ weights: SIMD8<UInt32>, _ values: UnsafeRawPointer) -> SIMD8<Float> {
-            IntegerLanes.exactFloats(VNNI.dot(.zero, weights, values.loadUnaligned(as: SIMD8<UInt32>.self)))
+            IntegerLanes.exactFloats(ByteDot.dot(.zero, small: weights, values.loadUnaligned(as: SIMD8<UInt32>.self)))
         }
     }
 }

@@ -7,12 +7,12 @@
 // activations' byte order. low | high·4 = q + 4 ∈ 0…7 is the unsigned weight. The sixteen
 // 6-bit scales (biased by 32) are unpacked four at a time as in the portable kernel.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q3_K {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q3_K`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: SignedScaleKernel {
+    /// The x86 kernel of ``Q3_K`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: SignedScaleKernel {
         static var superBlockBytes: Int { bytesPerBlock }
         static var scaleOffset: Int { dOffset }
         static var offsetShift: Int32 { 2 }

@@ -6,12 +6,12 @@
 // activations' group sums. The portable kernel groups the integers differently, so the two
 // agree to float rounding.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q4_0 {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q4_0`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: BlockPairKernel {
+    /// The x86 kernel of ``Q4_0`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
         static var offsetShift: Int32 { 3 }
 
@@ -24,7 +24,7 @@ extension Q4_0 {
 
         @inline(__always)
         static func single(_ block: UnsafeRawPointer) -> (weights: SIMD8<UInt32>, d: Float) {
-            (nibbles(block, qsOffset), VNNI.half(block, dOffset))
+            (nibbles(block, qsOffset), ByteDot.half(block, dOffset))
         }
     }
 }

@@ -3,12 +3,12 @@
 // The 32 bytes at 32c hold sub-block 2c in their low nibbles and 2c + 1 in their high ones:
 // side by side they are the 64 weights of both in plain order, the activations' byte order.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q4_K {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q4_K`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: ScaleMinKernel {
+    /// The x86 kernel of ``Q4_K`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: ScaleMinKernel {
         static var superBlockBytes: Int { bytesPerBlock }
 
         /// Sub-blocks 2c and 2c + 1 as 64 bytes q ∈ 0…15 in weight order.

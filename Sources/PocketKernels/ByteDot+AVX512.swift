@@ -1,17 +1,18 @@
-// The byte dot-product instructions of AVX-512 VNNI, on Swift SIMD values.
+// The byte dot-product primitives on AVX-512 VNNI, on Swift SIMD values.
 //
 // `vpdpbusd` multiplies 4 unsigned bytes of one operand with the 4 signed bytes at the same
 // place in the other and adds the four products to a 32-bit lane: 64 multiply-adds per 512-bit
 // instruction, where the portable kernels spend two 32-bit multiplies on 16 (see
 // docs/kernels.md). The toolchain's Clang module `_Builtin_intrinsics.intel` exposes it; its
 // vector types have the bits of Swift's SIMD types. Compiled only when Package.swift finds the
-// instructions on the build machine (`POCKET_AVX512_VNNI`).
+// instructions on the build machine (`POCKET_AVX512_VNNI`); `ByteDot+AVX2.swift` is the same
+// interface for CPUs with AVX2 only.
 
 #if POCKET_AVX512_VNNI
 import _Builtin_intrinsics.intel
 
-/// The AVX-512 VNNI and BW instructions the `AVX512` kernels use.
-package enum VNNI {
+extension ByteDot {
+
     /// `accumulator` plus, per 32-bit lane, the four products of the unsigned bytes of
     /// `unsigned` with the signed bytes of `signed` in that lane (`vpdpbusd`, 256 bits).
     @inline(__always)
@@ -47,22 +48,6 @@ package enum VNNI {
             to: SIMD16<Int32>.self)
     }
 
-    /// The two fp16 numbers at `pointer + offset` (e.g. a block's scale and minimum) as
-    /// floats, with the CPU's conversion instruction (`vcvtph2ps`): exact, like
-    /// ``IntegerLanes/half(_:_:)``, in two instructions instead of a dozen.
-    @inline(__always)
-    package static func halves(_ pointer: UnsafeRawPointer, _ offset: Int) -> SIMD2<Float> {
-        let bits = pointer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-        return _mm_cvtph_ps(_mm_cvtsi32_si128(bits)).lowHalf
-    }
-
-    /// The fp16 number at `pointer + offset` as a float (see ``halves(_:_:)``).
-    @inline(__always)
-    package static func half(_ pointer: UnsafeRawPointer, _ offset: Int) -> Float {
-        let bits = Int32(pointer.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-        return _mm_cvtph_ps(_mm_cvtsi32_si128(bits))[0]
-    }
-
     /// 64 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere.
     @inline(__always)
     package static func byteMask(_ bits: UInt64) -> SIMD16<UInt32> {
@@ -76,12 +61,6 @@ package enum VNNI {
         let wide = SIMD4(lowHalf: pair, highHalf: pair)
         let index = SIMD16<Int32>(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1)
         return _mm512_permutexvar_ps(unsafeBitCast(index, to: __m512i.self), _mm512_castps128_ps512(wide))
-    }
-
-    /// The two fp16 numbers in `bits` (low half first) as floats (`vcvtph2ps`, exact).
-    @inline(__always)
-    package static func halves(_ bits: UInt32) -> SIMD2<Float> {
-        _mm_cvtph_ps(_mm_cvtsi32_si128(Int32(bitPattern: bits))).lowHalf
     }
 
     /// The two fp16 numbers in `bits` (low half first) as floats over lanes 0…7 and 8…15: the
@@ -120,20 +99,25 @@ package enum VNNI {
         _mm512_cvtepi32_ps(unsafeBitCast(v, to: __m512i.self))
     }
 
-    /// The sum of the lanes, halving the vector each step (the standard library's `sum()` is
-    /// a call that adds one lane at a time: measured at 7% of a decode).
-    @inline(__always)
-    package static func sum(_ v: SIMD16<Float>) -> Float {
-        let eight = v.lowHalf + v.highHalf
-        let four = eight.lowHalf + eight.highHalf
-        return (four[0] + four[2]) + (four[1] + four[3])
-    }
-
     /// 32 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere
     /// (`vpmovm2b`).
     @inline(__always)
     package static func byteMask(_ bits: UInt32) -> SIMD8<UInt32> {
         unsafeBitCast(_mm256_movm_epi8(bits), to: SIMD8<UInt32>.self)
+    }
+
+
+    /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` where every unsigned byte is below 128: the same
+    /// instruction here; on AVX2 (`ByteDot+AVX2.swift`) half the work of the general product.
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD8<Int32>, small unsigned: SIMD8<UInt32>, _ signed: SIMD8<UInt32>) -> SIMD8<Int32> {
+        dot(accumulator, unsigned, signed)
+    }
+
+    /// ``dot(_:small:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD16<Int32>, small unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
+        dot(accumulator, unsigned, signed)
     }
 }
 #endif

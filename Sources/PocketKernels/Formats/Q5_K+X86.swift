@@ -4,12 +4,12 @@
 // nibbles and 2c + 1 in their high ones. Weight 32s + l has its fifth bit at bit s of qh[l], so
 // the 32 qh bytes shifted by 2c and 2c + 1 give both sub-blocks' high bits in the same order.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q5_K {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q5_K`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: ScaleMinKernel {
+    /// The x86 kernel of ``Q5_K`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: ScaleMinKernel {
         static var superBlockBytes: Int { bytesPerBlock }
 
         /// Sub-blocks 2c and 2c + 1 as 64 bytes q ∈ 0…31 in weight order.

@@ -1,13 +1,13 @@
-// The AVX-512 VNNI kernels (Formats/*+AVX512.swift) against the scalar references and the
-// portable kernels. Compiled where the build machine has the instructions (POCKET_AVX512_VNNI);
+// The x86 kernels (Formats/*+X86.swift, on AVX-512 VNNI or AVX2) against the scalar references and the
+// portable kernels. Compiled where the build machine has the instructions (POCKET_X86_KERNELS);
 // the portable build runs the portable kernels' own tests instead.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 import PocketGGUF
 import PocketKernels
 import Testing
 
-@Suite struct AVX512KernelTests {
+@Suite struct X86KernelTests {
     struct Case: CustomStringConvertible, Sendable {
         let type: GGMLType
         let format: any QuantizedDotFormat.Type

@@ -5,12 +5,12 @@
 // take it away again. The portable kernel keeps llama.cpp's eight lanes, so the two agree to
 // float rounding.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q8_0 {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q8_0`` (reads ``Q8Activations/Layouts/bytes``).
-    public enum AVX512: BlockPairKernel {
+    /// The x86 kernel of ``Q8_0`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
         static var offsetShift: Int32 { 7 }
 
@@ -24,7 +24,7 @@ extension Q8_0 {
 
         @inline(__always)
         static func single(_ block: UnsafeRawPointer) -> (weights: SIMD8<UInt32>, d: Float) {
-            (block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self) ^ 0x8080_8080, VNNI.half(block, dOffset))
+            (block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD8<UInt32>.self) ^ 0x8080_8080, ByteDot.half(block, dOffset))
         }
     }
 }

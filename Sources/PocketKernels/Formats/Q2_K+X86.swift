@@ -9,12 +9,12 @@
 // multiply-add, as in the portable kernel:
 //   Σ_s (d·sc_s·Σ q·x − dmin·m_s·Σ x)·a
 
-#if POCKET_AVX512_VNNI
+#if POCKET_X86_KERNELS
 extension Q2_K {
-    public typealias Kernel = AVX512
+    public typealias Kernel = X86
 
-    /// The AVX-512 VNNI kernel of ``Q2_K`` (reads ``Q8Activations/Layouts/superBytes``).
-    public enum AVX512: DotKernel {
+    /// The x86 kernel of ``Q2_K`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/superBytes``).
+    public enum X86: DotKernel {
         public static var activationLayouts: Q8Activations.Layouts { .superBytes }
 
         /// Per-lane shifts that bring the scale byte of lane L's sub-block (plane 0 or 2) to the
@@ -32,13 +32,13 @@ extension Q2_K {
                 let c = planeScales(block, shifts)
                 let qs = block.loadUnaligned(fromByteOffset: qsOffset, as: SIMD16<UInt32>.self)
                 @inline(__always) func planeProducts(_ j: Int) -> SIMD16<Int32> {
-                    VNNI.dot(.zero, plane(qs, j), values.loadUnaligned(fromByteOffset: 64 * j, as: SIMD16<UInt32>.self))
+                    ByteDot.dot(.zero, small: plane(qs, j), values.loadUnaligned(fromByteOffset: 64 * j, as: SIMD16<UInt32>.self))
                 }
                 var products = planeProducts(0) &* c.0
                 products &+= planeProducts(1) &* c.1
                 products &+= planeProducts(2) &* c.2
                 products &+= planeProducts(3) &* c.3
-                let scales = VNNI.halves(block, dOffset)
+                let scales = ByteDot.halves(block, dOffset)
                 let d = scales[0] * x.superScales[sb], dmin = scales[1]
                 sum.addProduct(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
                 sum.addProduct(IntegerLanes.exactFloats(mins(block, minShifts)) * -dmin, sums.loadUnaligned(as: SIMD16<Float>.self))
@@ -46,7 +46,7 @@ extension Q2_K {
                 values += 256
                 sums += 64
             }
-            return VNNI.sum(sum)
+            return ByteDot.sum(sum)
         }
 
         /// Four activation vectors at once: each super-block's planes are unpacked and
@@ -74,10 +74,10 @@ extension Q2_K {
                     @inline(__always) func load(_ j: Int) -> SIMD16<UInt32> {
                         v.loadUnaligned(fromByteOffset: 256 * sb + 64 * j, as: SIMD16<UInt32>.self)
                     }
-                    let p = VNNI.dot(VNNI.dot(VNNI.dot(VNNI.dot(.zero, w0, load(0)), w1, load(1)), w2, load(2)), w3, load(3))
+                    let p = ByteDot.dot(ByteDot.dot(ByteDot.dot(ByteDot.dot(.zero, small: w0, load(0)), small: w1, load(1)), small: w2, load(2)), small: w3, load(3))
                     return IntegerLanes.exactFloats(p)
                 }
-                let scales = VNNI.halves(block, dOffset), d = scales[0]
+                let scales = ByteDot.halves(block, dOffset), d = scales[0]
                 let offsets = IntegerLanes.exactFloats(mins(block, minShifts)) * -scales[1]
                 @inline(__always) func sums(_ s: UnsafeRawPointer) -> SIMD16<Float> {
                     s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self)
@@ -92,7 +92,7 @@ extension Q2_K {
                 sum3.addProduct(offsets, sums(s3))
                 block += bytesPerBlock
             }
-            return SIMD4(VNNI.sum(sum0), VNNI.sum(sum1), VNNI.sum(sum2), VNNI.sum(sum3))
+            return SIMD4(ByteDot.sum(sum0), ByteDot.sum(sum1), ByteDot.sum(sum2), ByteDot.sum(sum3))
         }
 
         /// Plane j of the 2-bit values: weights 32j…32j+31 and 128+32j…, one per byte.
@@ -108,7 +108,7 @@ extension Q2_K {
         /// 16-bit half of a lane gets its sub-block's scale byte, whose low nibble is the scale.
         @inline(__always)
         static func scaledPlane(_ qs: SIMD16<UInt32>, _ j: Int, _ table: SIMD16<UInt32>, _ pick: SIMD16<UInt32>) -> SIMD16<UInt32> {
-            VNNI.multiplyHalves(plane(qs, j), VNNI.shuffleBytes(table, pick) & 0x000F_000F)
+            ByteDot.multiplyHalves(plane(qs, j), ByteDot.shuffleBytes(table, pick) & 0x000F_000F)
         }
 
         /// Per plane j, the byte shuffle indices that put the scale byte of each lane's

@@ -1,0 +1,137 @@
+// The byte dot-product primitives on AVX2, for x86-64 CPUs without AVX-512 (Zen 1–3, Haswell
+// to Alder Lake): the results of ``ByteDot+AVX512.swift`` bit for bit, from 256-bit
+// instructions. A 512-bit value is two 256-bit halves; lane layouts match AVX-512's, whose byte
+// shuffles also work within 128-bit lanes.
+//
+// AVX2 has no `vpdpbusd`. `vpmaddubsw` multiplies unsigned by signed bytes and adds each pair
+// into a *saturating* 16-bit lane; `vpmaddwd` by ones then adds 16-bit pairs into 32-bit lanes.
+// The pair sum saturates only when an unsigned byte is 128 or more (255·128·2 > 32767), so:
+// - ``dot(_:small:_:)-(SIMD8<Int32>,_,_)`` (unsigned bytes below 128: nibbles, 2–6 bit weights)
+//   is the two instructions;
+// - ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` (any bytes: Q8_0's flipped weights, Q4_K's masked high
+//   nibbles) splits the unsigned operand into its even and odd bytes first, so each 16-bit lane
+//   holds one product (|255·128| < 32768), at twice the cost.
+
+#if POCKET_AVX2
+import _Builtin_intrinsics.intel
+
+extension ByteDot {
+    @inline(__always)
+    static func m256(_ v: SIMD8<UInt32>) -> __m256i { unsafeBitCast(v, to: __m256i.self) }
+
+    @inline(__always)
+    static func m256(_ v: SIMD8<Int32>) -> __m256i { unsafeBitCast(v, to: __m256i.self) }
+
+    /// `vpmaddwd` by ones: each 32-bit lane the sum of its two signed 16-bit halves.
+    @inline(__always)
+    static func widenPairs(_ v: __m256i) -> SIMD8<Int32> {
+        unsafeBitCast(_mm256_madd_epi16(v, _mm256_set1_epi16(1)), to: SIMD8<Int32>.self)
+    }
+
+    /// `accumulator` plus, per 32-bit lane, the four products of the unsigned bytes of
+    /// `unsigned` with the signed bytes of `signed` in that lane (`vpdpbusd`'s result, exact for
+    /// every byte value).
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD8<Int32>, _ unsigned: SIMD8<UInt32>, _ signed: SIMD8<UInt32>) -> SIMD8<Int32> {
+        let even = _mm256_maddubs_epi16(m256(unsigned & 0x00FF_00FF), m256(signed))
+        let odd = _mm256_maddubs_epi16(m256(unsigned & 0xFF00_FF00), m256(signed))
+        return accumulator &+ widenPairs(even) &+ widenPairs(odd)
+    }
+
+    /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` where every unsigned byte is below 128 (so no pair of
+    /// products saturates 16 bits): `vpmaddubsw` and `vpmaddwd`.
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD8<Int32>, small unsigned: SIMD8<UInt32>, _ signed: SIMD8<UInt32>) -> SIMD8<Int32> {
+        accumulator &+ widenPairs(_mm256_maddubs_epi16(m256(unsigned), m256(signed)))
+    }
+
+    /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD16<Int32>, _ unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
+        SIMD16(lowHalf: dot(accumulator.lowHalf, unsigned.lowHalf, signed.lowHalf),
+               highHalf: dot(accumulator.highHalf, unsigned.highHalf, signed.highHalf))
+    }
+
+    /// ``dot(_:small:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD16<Int32>, small unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
+        SIMD16(lowHalf: dot(accumulator.lowHalf, small: unsigned.lowHalf, signed.lowHalf),
+               highHalf: dot(accumulator.highHalf, small: unsigned.highHalf, signed.highHalf))
+    }
+
+    /// `accumulator` plus, per 32-bit lane, the two products of the signed 16-bit halves of
+    /// `a` and `b` (`vpmaddwd`, then an addition: `vpdpwssd`'s result).
+    @inline(__always)
+    package static func dotHalves(_ accumulator: SIMD16<Int32>, _ a: SIMD16<UInt32>, _ b: SIMD16<UInt32>) -> SIMD16<Int32> {
+        @inline(__always) func half(_ a: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<Int32> {
+            unsafeBitCast(_mm256_madd_epi16(m256(a), m256(b)), to: SIMD8<Int32>.self)
+        }
+        return accumulator &+ SIMD16(lowHalf: half(a.lowHalf, b.lowHalf), highHalf: half(a.highHalf, b.highHalf))
+    }
+
+    /// 32 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere: byte
+    /// `i / 8` of `bits` copied to byte `i` (`vpshufb`), then its bit `i % 8` tested.
+    @inline(__always)
+    package static func byteMask(_ bits: UInt32) -> SIMD8<UInt32> {
+        // Within each 128-bit lane vpshufb reads that lane only: lane 0 picks bytes 0 and 1 of
+        // the broadcast word, lane 1 bytes 2 and 3.
+        let picks = SIMD8<UInt32>(0x0000_0000, 0x0000_0000, 0x0101_0101, 0x0101_0101,
+                                  0x0202_0202, 0x0202_0202, 0x0303_0303, 0x0303_0303)
+        let bit = SIMD8<UInt32>(0x0804_0201, 0x8040_2010, 0x0804_0201, 0x8040_2010,
+                                0x0804_0201, 0x8040_2010, 0x0804_0201, 0x8040_2010)
+        let spread = _mm256_shuffle_epi8(_mm256_set1_epi32(Int32(bitPattern: bits)), m256(picks))
+        return unsafeBitCast(_mm256_cmpeq_epi8(_mm256_and_si256(spread, m256(bit)), m256(bit)), to: SIMD8<UInt32>.self)
+    }
+
+    /// 64 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere.
+    @inline(__always)
+    package static func byteMask(_ bits: UInt64) -> SIMD16<UInt32> {
+        SIMD16(lowHalf: byteMask(UInt32(truncatingIfNeeded: bits)), highHalf: byteMask(UInt32(truncatingIfNeeded: bits &>> 32)))
+    }
+
+    /// Lanes 0…7 `pair[0]`, lanes 8…15 `pair[1]`: one scale per 32-value block for a product
+    /// that covers two blocks.
+    @inline(__always)
+    package static func spread(_ pair: SIMD2<Float>) -> SIMD16<Float> {
+        SIMD16(lowHalf: SIMD8(repeating: pair[0]), highHalf: SIMD8(repeating: pair[1]))
+    }
+
+    /// The two fp16 numbers in `bits` (low half first) as floats over lanes 0…7 and 8…15.
+    @inline(__always)
+    package static func spreadHalves(_ bits: UInt32) -> SIMD16<Float> {
+        spread(halves(bits))
+    }
+
+    /// Sixteen fp16 numbers as floats (`vcvtph2ps` per half, exact).
+    @inline(__always)
+    package static func floats(halves: SIMD16<UInt16>) -> SIMD16<Float> {
+        SIMD16(lowHalf: _mm256_cvtph_ps(unsafeBitCast(halves.lowHalf, to: __m128i.self)),
+               highHalf: _mm256_cvtph_ps(unsafeBitCast(halves.highHalf, to: __m128i.self)))
+    }
+
+    /// The low 16 bits of the products of the 16-bit halves of `a` and `b` (`vpmullw`).
+    @inline(__always)
+    package static func multiplyHalves(_ a: SIMD16<UInt32>, _ b: SIMD16<UInt32>) -> SIMD16<UInt32> {
+        @inline(__always) func half(_ a: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<UInt32> {
+            unsafeBitCast(_mm256_mullo_epi16(m256(a), m256(b)), to: SIMD8<UInt32>.self)
+        }
+        return SIMD16(lowHalf: half(a.lowHalf, b.lowHalf), highHalf: half(a.highHalf, b.highHalf))
+    }
+
+    /// Byte i of the result is byte `index[i] & 15` of `table`'s 16-byte lane that holds byte
+    /// i, or zero where bit 7 of `index[i]` is set (`vpshufb`).
+    @inline(__always)
+    package static func shuffleBytes(_ table: SIMD16<UInt32>, _ index: SIMD16<UInt32>) -> SIMD16<UInt32> {
+        @inline(__always) func half(_ t: SIMD8<UInt32>, _ i: SIMD8<UInt32>) -> SIMD8<UInt32> {
+            unsafeBitCast(_mm256_shuffle_epi8(m256(t), m256(i)), to: SIMD8<UInt32>.self)
+        }
+        return SIMD16(lowHalf: half(table.lowHalf, index.lowHalf), highHalf: half(table.highHalf, index.highHalf))
+    }
+
+    /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
+    @inline(__always)
+    package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {
+        SIMD16(lowHalf: _mm256_cvtepi32_ps(m256(v.lowHalf)), highHalf: _mm256_cvtepi32_ps(m256(v.highHalf)))
+    }
+}
+#endif
