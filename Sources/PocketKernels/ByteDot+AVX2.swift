@@ -133,5 +133,39 @@ extension ByteDot {
     package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {
         SIMD16(lowHalf: _mm256_cvtepi32_ps(m256(v.lowHalf)), highHalf: _mm256_cvtepi32_ps(m256(v.highHalf)))
     }
+
+    /// `accumulator` plus the products of two weight vectors with two activation vectors,
+    /// where every weight is below 64: the two `vpmaddubsw` results are added in 16 bits (each
+    /// sum at most 4·63·128 = 32256) before one `vpmaddwd`.
+    @inline(__always)
+    package static func dot(
+        _ accumulator: SIMD16<Int32>, below64 weights: (SIMD16<UInt32>, SIMD16<UInt32>), _ signed: (SIMD16<UInt32>, SIMD16<UInt32>)
+    ) -> SIMD16<Int32> {
+        @inline(__always) func half(_ w0: SIMD8<UInt32>, _ s0: SIMD8<UInt32>, _ w1: SIMD8<UInt32>, _ s1: SIMD8<UInt32>) -> SIMD8<Int32> {
+            widenPairs(_mm256_add_epi16(_mm256_maddubs_epi16(m256(w0), m256(s0)), _mm256_maddubs_epi16(m256(w1), m256(s1))))
+        }
+        return accumulator &+ SIMD16(
+            lowHalf: half(weights.0.lowHalf, signed.0.lowHalf, weights.1.lowHalf, signed.1.lowHalf),
+            highHalf: half(weights.0.highHalf, signed.0.highHalf, weights.1.highHalf, signed.1.highHalf))
+    }
+
+    /// `accumulator` plus the products of four weight vectors with four activation vectors,
+    /// where every weight is below 32: the four `vpmaddubsw` results are added in 16 bits (each
+    /// sum at most 8·31·128 = 31744) before one `vpmaddwd`.
+    @inline(__always)
+    package static func dot(
+        _ accumulator: SIMD16<Int32>, below32 weights: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>),
+        _ signed: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>)
+    ) -> SIMD16<Int32> {
+        @inline(__always) func products(_ w: SIMD16<UInt32>, _ s: SIMD16<UInt32>, high: Bool) -> __m256i {
+            high ? _mm256_maddubs_epi16(m256(w.highHalf), m256(s.highHalf)) : _mm256_maddubs_epi16(m256(w.lowHalf), m256(s.lowHalf))
+        }
+        @inline(__always) func half(high: Bool) -> SIMD8<Int32> {
+            let a = _mm256_add_epi16(products(weights.0, signed.0, high: high), products(weights.1, signed.1, high: high))
+            let b = _mm256_add_epi16(products(weights.2, signed.2, high: high), products(weights.3, signed.3, high: high))
+            return widenPairs(_mm256_add_epi16(a, b))
+        }
+        return accumulator &+ SIMD16(lowHalf: half(high: false), highHalf: half(high: true))
+    }
 }
 #endif

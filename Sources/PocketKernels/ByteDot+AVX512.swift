@@ -119,5 +119,24 @@ extension ByteDot {
     package static func dot(_ accumulator: SIMD16<Int32>, small unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
         dot(accumulator, unsigned, signed)
     }
+
+    /// `accumulator` plus the products of two weight vectors (every weight below 64) with two
+    /// activation vectors: two `vpdpbusd` here; on AVX2 one widening for both.
+    @inline(__always)
+    package static func dot(
+        _ accumulator: SIMD16<Int32>, below64 weights: (SIMD16<UInt32>, SIMD16<UInt32>), _ signed: (SIMD16<UInt32>, SIMD16<UInt32>)
+    ) -> SIMD16<Int32> {
+        dot(dot(accumulator, weights.0, signed.0), weights.1, signed.1)
+    }
+
+    /// `accumulator` plus the products of four weight vectors (every weight below 32) with four
+    /// activation vectors: four `vpdpbusd` here; on AVX2 one widening for all four.
+    @inline(__always)
+    package static func dot(
+        _ accumulator: SIMD16<Int32>, below32 weights: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>),
+        _ signed: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>)
+    ) -> SIMD16<Int32> {
+        dot(dot(dot(dot(accumulator, weights.0, signed.0), weights.1, signed.1), weights.2, signed.2), weights.3, signed.3)
+    }
 }
 #endif

@@ -145,8 +145,7 @@ extension Q2_K.X86: RowGroupKernel {
     @inline(__always)
     static func products(_ column: UnsafeRawPointer, _ v: UnsafeRawPointer, _ m: Int) -> SIMD16<Int32> {
         let w = weights(column, m)
-        let low = ByteDot.dot(ByteDot.dot(SIMD16<Int32>(), small: w.0, word(v, m, 0)), small: w.1, word(v, m, 1))
-        return ByteDot.dot(ByteDot.dot(low, small: w.2, word(v, m, 2)), small: w.3, word(v, m, 3))
+        return ByteDot.dot(.zero, below32: w, (word(v, m, 0), word(v, m, 1), word(v, m, 2), word(v, m, 3)))
     }
 
     /// Sub-block `m`'s four weight vectors (shifts 0, 2, 4, 6), one weight per byte.
@@ -190,14 +189,14 @@ extension Q2_K.X86: RowGroupKernel {
                 for n in 0..<4 {
                     let m = 4 * k + n
                     let w = scaledWeights(column, m, ByteDot.shuffleBytes(scales, picks[n]))
-                    a0 = ByteDot.dot(ByteDot.dot(a0, small: w.0, word(v0, m, 0)), small: w.1, word(v0, m, 1))
-                    b0 = ByteDot.dot(ByteDot.dot(b0, small: w.2, word(v0, m, 2)), small: w.3, word(v0, m, 3))
-                    a1 = ByteDot.dot(ByteDot.dot(a1, small: w.0, word(v1, m, 0)), small: w.1, word(v1, m, 1))
-                    b1 = ByteDot.dot(ByteDot.dot(b1, small: w.2, word(v1, m, 2)), small: w.3, word(v1, m, 3))
-                    a2 = ByteDot.dot(ByteDot.dot(a2, small: w.0, word(v2, m, 0)), small: w.1, word(v2, m, 1))
-                    b2 = ByteDot.dot(ByteDot.dot(b2, small: w.2, word(v2, m, 2)), small: w.3, word(v2, m, 3))
-                    a3 = ByteDot.dot(ByteDot.dot(a3, small: w.0, word(v3, m, 0)), small: w.1, word(v3, m, 1))
-                    b3 = ByteDot.dot(ByteDot.dot(b3, small: w.2, word(v3, m, 2)), small: w.3, word(v3, m, 3))
+                    a0 = ByteDot.dot(a0, below64: (w.0, w.1), (word(v0, m, 0), word(v0, m, 1)))
+                    b0 = ByteDot.dot(b0, below64: (w.2, w.3), (word(v0, m, 2), word(v0, m, 3)))
+                    a1 = ByteDot.dot(a1, below64: (w.0, w.1), (word(v1, m, 0), word(v1, m, 1)))
+                    b1 = ByteDot.dot(b1, below64: (w.2, w.3), (word(v1, m, 2), word(v1, m, 3)))
+                    a2 = ByteDot.dot(a2, below64: (w.0, w.1), (word(v2, m, 0), word(v2, m, 1)))
+                    b2 = ByteDot.dot(b2, below64: (w.2, w.3), (word(v2, m, 2), word(v2, m, 3)))
+                    a3 = ByteDot.dot(a3, below64: (w.0, w.1), (word(v3, m, 0), word(v3, m, 1)))
+                    b3 = ByteDot.dot(b3, below64: (w.2, w.3), (word(v3, m, 2), word(v3, m, 3)))
                 }
                 m0 = addMins(m0, minBytes, sums.0, k); m1 = addMins(m1, minBytes, sums.1, k)
                 m2 = addMins(m2, minBytes, sums.2, k); m3 = addMins(m3, minBytes, sums.3, k)

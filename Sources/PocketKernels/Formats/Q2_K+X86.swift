@@ -74,7 +74,7 @@ extension Q2_K {
                     @inline(__always) func load(_ j: Int) -> SIMD16<UInt32> {
                         v.loadUnaligned(fromByteOffset: 256 * sb + 64 * j, as: SIMD16<UInt32>.self)
                     }
-                    let p = ByteDot.dot(ByteDot.dot(ByteDot.dot(ByteDot.dot(.zero, small: w0, load(0)), small: w1, load(1)), small: w2, load(2)), small: w3, load(3))
+                    let p = ByteDot.dot(ByteDot.dot(.zero, below64: (w0, w1), (load(0), load(1))), below64: (w2, w3), (load(2), load(3)))
                     return IntegerLanes.exactFloats(p)
                 }
                 let scales = ByteDot.halves(block, dOffset), d = scales[0]

@@ -200,8 +200,8 @@ extension Q6_K.X86: RowGroupKernel {
         let g = x.groupSums + 64 * sb + 4 * m
         let start = SIMD16<Int32>(repeating: 0 &- ((g[0] &+ g[1]) &+ (g[2] &+ g[3])) &<< 5)
         @inline(__always) func word(_ s: Int) -> SIMD16<UInt32> { SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * s, as: UInt32.self)) }
-        let p = ByteDot.dot(ByteDot.dot(start, small: w.0, word(0)), small: w.1, word(1))
-        let q = ByteDot.dot(ByteDot.dot(.zero, small: w.2, word(2)), small: w.3, word(3))
+        let p = ByteDot.dot(start, below64: (w.0, w.1), (word(0), word(1)))
+        let q = ByteDot.dot(.zero, below64: (w.2, w.3), (word(2), word(3)))
         return p &+ q
     }
 }

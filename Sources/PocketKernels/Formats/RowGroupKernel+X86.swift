@@ -79,13 +79,18 @@ extension GroupColumnKernel {
         @inline(__always) func word(_ k: Int) -> SIMD16<UInt32> {
             SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
         }
-        @inline(__always) func product(_ partial: SIMD16<Int32>, _ weights: SIMD16<UInt32>, _ k: Int) -> SIMD16<Int32> {
-            ByteDot.dot(partial, offsetWeights: weights, offsetShift: offsetShift, word(k))
+        let p: SIMD16<Int32>, q: SIMD16<Int32>
+        if offsetShift < 5 {
+            // Weights below 32 (Q4_0, Q5_0): each chain of four products in one call.
+            p = ByteDot.dot(start, below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
+            q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
+        } else {
+            @inline(__always) func product(_ partial: SIMD16<Int32>, _ weights: SIMD16<UInt32>, _ k: Int) -> SIMD16<Int32> {
+                ByteDot.dot(partial, offsetWeights: weights, offsetShift: offsetShift, word(k))
+            }
+            p = product(product(product(product(start, w.w0, 0), w.w1, 1), w.w2, 2), w.w3, 3)
+            q = product(product(product(product(.zero, w.w4, 4), w.w5, 5), w.w6, 6), w.w7, 7)
         }
-        var p = product(start, w.w0, 0), q = product(.zero, w.w4, 4)
-        p = product(p, w.w1, 1); q = product(q, w.w5, 5)
-        p = product(p, w.w2, 2); q = product(q, w.w6, 6)
-        p = product(p, w.w3, 3); q = product(q, w.w7, 7)
         sum.addProduct(ByteDot.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
     }
 
