@@ -8,28 +8,32 @@ import PackageDescription
 import Foundation
 #endif
 
-/// Per-ISA kernels, chosen at build time from the build machine's CPU (the ggml way: scalar
-/// reference → portable Swift SIMD → per-ISA). `POCKET_X86_KERNELS` compiles the byte
-/// dot-product kernels (`Formats/<F>+X86.swift`, through the toolchain's
-/// `_Builtin_intrinsics.intel` module) on one of two instruction sets: `POCKET_AVX512_VNNI`
-/// (`vpdpbusd`, 64 byte products per instruction) or, on CPUs without AVX-512, `POCKET_AVX2`
-/// (`vpmaddubsw` + `vpmaddwd`); without either the portable kernels run.
-/// `POCKET_PORTABLE=1` turns both `-target-cpu native` and this off.
-let instructionSetKernels: [SwiftSetting] = {
+/// Per-ISA kernels, chosen at build time (the ggml way: scalar reference → portable Swift SIMD →
+/// per-ISA). `POCKET_X86_KERNELS` compiles the byte dot-product kernels (`Formats/<F>+X86.swift`,
+/// through the toolchain's `_Builtin_intrinsics.intel` module) on one of two instruction sets:
+/// `POCKET_AVX512_VNNI` (`vpdpbusd`, 64 byte products per instruction) or `POCKET_AVX2`
+/// (`vpmaddubsw` + `vpmaddwd`, for CPUs without AVX-512); without either the portable kernels
+/// run. `POCKET_ISA=avx512|avx2|portable` chooses; otherwise the build machine's CPU flags do,
+/// when the build is for that machine (`detect`).
+func instructionSetKernels(detect: Bool) -> [SwiftSetting] {
+    let avx512: [SwiftSetting] = [.define("POCKET_X86_KERNELS"), .define("POCKET_AVX512_VNNI")]
+    let avx2: [SwiftSetting] = [.define("POCKET_X86_KERNELS"), .define("POCKET_AVX2")]
+    switch Context.environment["POCKET_ISA"] {
+    case "avx512": return avx512
+    case "avx2": return avx2
+    case "portable": return []
+    default: break
+    }
     #if os(Linux) && arch(x86_64)
-    guard let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+    guard detect, let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
           let flagsLine = cpu.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
     else { return [] }
     let flags = Set(flagsLine.split(separator: " ").map(String.init))
-    if ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"].allSatisfy(flags.contains) {
-        return [.define("POCKET_X86_KERNELS"), .define("POCKET_AVX512_VNNI")]
-    }
-    if ["avx2", "fma", "f16c"].allSatisfy(flags.contains) {
-        return [.define("POCKET_X86_KERNELS"), .define("POCKET_AVX2")]
-    }
+    if ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"].allSatisfy(flags.contains) { return avx512 }
+    if ["avx2", "fma", "f16c"].allSatisfy(flags.contains) { return avx2 }
     #endif
     return []
-}()
+}
 
 /// Every target that links the kernels gets the same settings: release builds inline kernels
 /// across modules, and kernel code compiled into a module without the CPU's features is slow
@@ -40,16 +44,14 @@ let instructionSetKernels: [SwiftSetting] = {
 /// (see docs/kernels.md). On x86-64 we therefore compile the numeric targets for the build
 /// machine's CPU, as llama.cpp does by default. `POCKET_PORTABLE=1` at build time turns this off
 /// for binaries that must run on other x86-64 machines. `POCKET_TARGET_CPU=NAME` (an LLVM CPU
-/// name, e.g. `haswell` for AVX2 machines without AVX-512) compiles for that CPU instead, with
-/// the portable kernels only: the per-ISA kernels are chosen from the build machine's flags,
-/// which say nothing about another CPU.
+/// name: `haswell` for AVX2 machines, `znver4` for AVX-512 ones…) compiles for that CPU
+/// instead, with the portable kernels unless `POCKET_ISA` names the instruction set: the build
+/// machine's flags say nothing about another CPU.
 let hostTuned: [SwiftSetting] = {
     #if arch(x86_64)
     if Context.environment["POCKET_PORTABLE"] == nil {
-        if let cpu = Context.environment["POCKET_TARGET_CPU"], !cpu.isEmpty {
-            return [.unsafeFlags(["-target-cpu", cpu])]
-        }
-        return [.unsafeFlags(["-target-cpu", "native"])] + instructionSetKernels
+        let named = Context.environment["POCKET_TARGET_CPU"].flatMap { $0.isEmpty ? nil : $0 }
+        return [.unsafeFlags(["-target-cpu", named ?? "native"])] + instructionSetKernels(detect: named == nil)
     }
     #endif
     return []
