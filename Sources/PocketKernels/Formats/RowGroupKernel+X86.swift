@@ -1,7 +1,8 @@
-// The loops shared by the AVX-512 row-group kernels (``RowGroupKernel``).
+// The loops shared by the x86 row-group kernels (``RowGroupKernel``).
 //
 // Per column of a group (block b of sixteen rows), the format unpacks eight vectors of
-// unsigned weights: vector j holds weights 4j…4j+3 of row r in lane r. Each `vpdpbusd` then
+// unsigned weights: vector j holds weights 4j…4j+3 of row r in lane r. Each `vpdpbusd` (on
+// AVX2, its ``ByteDot`` equivalent) then
 // multiplies one of them with one broadcast word of activations (bytes 4j…4j+3 of the
 // block): 64 multiply-adds, and the conversion, scale and accumulation happen once per block
 // for all sixteen rows. The offset term is the first product's starting value, and the eight
