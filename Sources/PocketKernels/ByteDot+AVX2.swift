@@ -45,6 +45,25 @@ extension ByteDot {
         accumulator &+ widenPairs(_mm256_maddubs_epi16(m256(unsigned), m256(signed)))
     }
 
+    /// `accumulator` plus, per 32-bit lane, the four products of the bytes of `flipped`,
+    /// read as signed after flipping their top bit (Q8_0's weights w, stored as w + 128), with
+    /// the signed bytes of `signed`: |w| times x with w's sign (`vpsignb`), one `vpmaddubsw`.
+    /// Exact when no byte of `signed` is −128 (activations are within ±127,
+    /// ``Q8Activations``): a pair of products is then at most 2·128·127 = 32512.
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD8<Int32>, flipped: SIMD8<UInt32>, _ signed: SIMD8<UInt32>) -> SIMD8<Int32> {
+        let w = _mm256_xor_si256(m256(flipped), _mm256_set1_epi8(-128))
+        let x = _mm256_sign_epi8(m256(signed), w)
+        return accumulator &+ widenPairs(_mm256_maddubs_epi16(_mm256_sign_epi8(w, w), x))
+    }
+
+    /// ``dot(_:flipped:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
+    @inline(__always)
+    package static func dot(_ accumulator: SIMD16<Int32>, flipped: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
+        SIMD16(lowHalf: dot(accumulator.lowHalf, flipped: flipped.lowHalf, signed.lowHalf),
+               highHalf: dot(accumulator.highHalf, flipped: flipped.highHalf, signed.highHalf))
+    }
+
     /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
     @inline(__always)
     package static func dot(_ accumulator: SIMD16<Int32>, _ unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
@@ -62,11 +81,67 @@ extension ByteDot {
     /// `accumulator` plus, per 32-bit lane, the two products of the signed 16-bit halves of
     /// `a` and `b` (`vpmaddwd`, then an addition: `vpdpwssd`'s result).
     @inline(__always)
+    package static func dotHalves(_ accumulator: SIMD8<Int32>, _ a: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<Int32> {
+        accumulator &+ unsafeBitCast(_mm256_madd_epi16(m256(a), m256(b)), to: SIMD8<Int32>.self)
+    }
+
+    /// ``dotHalves(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
+    @inline(__always)
     package static func dotHalves(_ accumulator: SIMD16<Int32>, _ a: SIMD16<UInt32>, _ b: SIMD16<UInt32>) -> SIMD16<Int32> {
-        @inline(__always) func half(_ a: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<Int32> {
-            unsafeBitCast(_mm256_madd_epi16(m256(a), m256(b)), to: SIMD8<Int32>.self)
-        }
-        return accumulator &+ SIMD16(lowHalf: half(a.lowHalf, b.lowHalf), highHalf: half(a.highHalf, b.highHalf))
+        SIMD16(lowHalf: dotHalves(accumulator.lowHalf, a.lowHalf, b.lowHalf),
+               highHalf: dotHalves(accumulator.highHalf, a.highHalf, b.highHalf))
+    }
+
+    /// The four `vpmaddubsw` products of four weight vectors (every weight below 32) with four
+    /// activation vectors, added in 16 bits (each sum at most 8·31·128 = 31744).
+    @inline(__always)
+    static func sum16(
+        below32 weights: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>),
+        _ signed: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>)
+    ) -> __m256i {
+        let a = _mm256_add_epi16(_mm256_maddubs_epi16(m256(weights.0), m256(signed.0)), _mm256_maddubs_epi16(m256(weights.1), m256(signed.1)))
+        let b = _mm256_add_epi16(_mm256_maddubs_epi16(m256(weights.2), m256(signed.2)), _mm256_maddubs_epi16(m256(weights.3), m256(signed.3)))
+        return _mm256_add_epi16(a, b)
+    }
+
+    /// ``dot(_:below32:_:)-(SIMD16<Int32>,_,_)`` on 256 bits.
+    @inline(__always)
+    package static func dot(
+        _ accumulator: SIMD8<Int32>, below32 weights: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>),
+        _ signed: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>)
+    ) -> SIMD8<Int32> {
+        accumulator &+ widenPairs(sum16(below32: weights, signed))
+    }
+
+    /// `accumulator` plus, per 32-bit lane, the products of four weight vectors with four
+    /// activation vectors (every weight below 32), summed in 16 bits as in
+    /// ``dot(_:below32:_:)-(SIMD8<Int32>,_,_)``, each 16-bit sum then multiplied by the
+    /// matching 16-bit half of `multipliers` in the one `vpmaddwd` that widens it: a
+    /// sub-block's scale costs no instruction of its own.
+    @inline(__always)
+    package static func dot(
+        _ accumulator: SIMD8<Int32>, below32 weights: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>),
+        _ signed: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>), times multipliers: SIMD8<UInt32>
+    ) -> SIMD8<Int32> {
+        accumulator &+ unsafeBitCast(_mm256_madd_epi16(sum16(below32: weights, signed), m256(multipliers)), to: SIMD8<Int32>.self)
+    }
+
+    /// ``shuffleBytes(_:_:)-(SIMD16<UInt32>,_)`` on 256 bits.
+    @inline(__always)
+    package static func shuffleBytes(_ table: SIMD8<UInt32>, _ index: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        unsafeBitCast(_mm256_shuffle_epi8(m256(table), m256(index)), to: SIMD8<UInt32>.self)
+    }
+
+    /// Eight fp16 numbers as floats (`vcvtph2ps`, exact).
+    @inline(__always)
+    package static func floats(halves: SIMD8<UInt16>) -> SIMD8<Float> {
+        _mm256_cvtph_ps(unsafeBitCast(halves, to: __m128i.self))
+    }
+
+    /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
+    @inline(__always)
+    package static func floats(_ v: SIMD8<Int32>) -> SIMD8<Float> {
+        _mm256_cvtepi32_ps(m256(v))
     }
 
     /// 32 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere: byte
@@ -122,16 +197,13 @@ extension ByteDot {
     /// i, or zero where bit 7 of `index[i]` is set (`vpshufb`).
     @inline(__always)
     package static func shuffleBytes(_ table: SIMD16<UInt32>, _ index: SIMD16<UInt32>) -> SIMD16<UInt32> {
-        @inline(__always) func half(_ t: SIMD8<UInt32>, _ i: SIMD8<UInt32>) -> SIMD8<UInt32> {
-            unsafeBitCast(_mm256_shuffle_epi8(m256(t), m256(i)), to: SIMD8<UInt32>.self)
-        }
-        return SIMD16(lowHalf: half(table.lowHalf, index.lowHalf), highHalf: half(table.highHalf, index.highHalf))
+        SIMD16(lowHalf: shuffleBytes(table.lowHalf, index.lowHalf), highHalf: shuffleBytes(table.highHalf, index.highHalf))
     }
 
     /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
     @inline(__always)
     package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {
-        SIMD16(lowHalf: _mm256_cvtepi32_ps(m256(v.lowHalf)), highHalf: _mm256_cvtepi32_ps(m256(v.highHalf)))
+        SIMD16(lowHalf: floats(v.lowHalf), highHalf: floats(v.highHalf))
     }
 
     /// `accumulator` plus the products of two weight vectors with two activation vectors,
@@ -157,15 +229,11 @@ extension ByteDot {
         _ accumulator: SIMD16<Int32>, below32 weights: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>),
         _ signed: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>)
     ) -> SIMD16<Int32> {
-        @inline(__always) func products(_ w: SIMD16<UInt32>, _ s: SIMD16<UInt32>, high: Bool) -> __m256i {
-            high ? _mm256_maddubs_epi16(m256(w.highHalf), m256(s.highHalf)) : _mm256_maddubs_epi16(m256(w.lowHalf), m256(s.lowHalf))
-        }
-        @inline(__always) func half(high: Bool) -> SIMD8<Int32> {
-            let a = _mm256_add_epi16(products(weights.0, signed.0, high: high), products(weights.1, signed.1, high: high))
-            let b = _mm256_add_epi16(products(weights.2, signed.2, high: high), products(weights.3, signed.3, high: high))
-            return widenPairs(_mm256_add_epi16(a, b))
-        }
-        return accumulator &+ SIMD16(lowHalf: half(high: false), highHalf: half(high: true))
+        accumulator &+ SIMD16(
+            lowHalf: widenPairs(sum16(below32: (weights.0.lowHalf, weights.1.lowHalf, weights.2.lowHalf, weights.3.lowHalf),
+                                      (signed.0.lowHalf, signed.1.lowHalf, signed.2.lowHalf, signed.3.lowHalf))),
+            highHalf: widenPairs(sum16(below32: (weights.0.highHalf, weights.1.highHalf, weights.2.highHalf, weights.3.highHalf),
+                                       (signed.0.highHalf, signed.1.highHalf, signed.2.highHalf, signed.3.highHalf))))
     }
 }
 #endif

@@ -169,6 +169,7 @@ extension Q2_K.X86: RowGroupKernel {
         SIMD16<UInt32>(truncatingIfNeeded: low) & 0xFFFF | SIMD16<UInt32>(truncatingIfNeeded: high) &<< 16
     }
 
+    #if !POCKET_AVX2  // AVX2 has its own (`Q2_K+RowGroups+AVX2.swift`)
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
@@ -207,6 +208,7 @@ extension Q2_K.X86: RowGroupKernel {
         }
         return (s0, s1, s2, s3)
     }
+    #endif
 
     /// Scale vector `k` of a column: the scales (low nibbles) and mins (high nibbles) of
     /// sub-blocks 4k…4k+3, as bytes.

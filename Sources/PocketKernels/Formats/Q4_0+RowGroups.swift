@@ -13,8 +13,8 @@ extension Q4_0.X86: GroupColumnKernel {
     public typealias Format = Q4_0
 
     @inline(__always)
-    static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights {
-        GroupWeights.fourBit(words)
+    static func columnWeights<Lanes>(_ words: UnsafeRawPointer, as lanes: Lanes.Type) -> GroupWeights<Lanes> {
+        GroupWeights<Lanes>.fourBit(words)
     }
 }
 #endif

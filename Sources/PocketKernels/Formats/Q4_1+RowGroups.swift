@@ -66,11 +66,11 @@ extension Q4_1.X86: RowGroupKernel {
     /// Calls `body` with each column's weights, scales `d` and minimums `m`, and its index.
     @inline(__always)
     static func forEachColumn(
-        _ group: UnsafeRawPointer, blocks: Int, _ body: (GroupWeights, SIMD16<Float>, SIMD16<Float>, Int) -> Void
+        _ group: UnsafeRawPointer, blocks: Int, _ body: (GroupWeights<SIMD16<UInt32>>, SIMD16<Float>, SIMD16<Float>, Int) -> Void
     ) {
         var column = group
         for b in 0..<blocks {
-            body(GroupWeights.fourBit(column + 64),
+            body(GroupWeights<SIMD16<UInt32>>.fourBit(column + 64),
                  ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
                  ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)), b)
             column += Q4_1.groupColumnBytes
@@ -85,7 +85,7 @@ extension Q4_1.X86: RowGroupKernel {
         var offsets = SIMD16<Float>()
 
         @inline(__always)
-        mutating func add(_ w: GroupWeights, _ d: SIMD16<Float>, _ m: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
+        mutating func add(_ w: GroupWeights<SIMD16<UInt32>>, _ d: SIMD16<Float>, _ m: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
             let a = UnsafeRawPointer(x.bytes + 32 * b)
             @inline(__always) func products(_ w: SIMD16<UInt32>, _ k: Int) -> SIMD16<Float> {
                 ByteDot.floats(ByteDot.dot(.zero, small: w, SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))))

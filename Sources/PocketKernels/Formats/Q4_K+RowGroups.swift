@@ -140,6 +140,7 @@ extension Q4_K.X86: RowGroupKernel {
         return sum
     }
 
+    #if !POCKET_AVX2  // AVX2 has its own (`Q4_K+RowGroups+AVX2.swift`)
     /// The sixteen rows of a group times four vectors: each word of nibbles is unpacked once
     /// for the four, every vector gets the operations of ``groupDot(_:_:blocks:)``.
     @inline(never)
@@ -175,6 +176,7 @@ extension Q4_K.X86: RowGroupKernel {
         }
         return (s0, s1, s2, s3)
     }
+    #endif
 
     /// Word `8c + j` of a column's nibbles: four weights of sub-block 2c per lane (`low`,
     /// q ∈ 0…15) and sixteen times four weights of sub-block 2c + 1 (`high`, 16q ≤ 240: the

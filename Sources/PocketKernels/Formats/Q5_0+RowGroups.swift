@@ -33,13 +33,13 @@ extension Q5_0.X86: GroupColumnKernel {
     public typealias Format = Q5_0
 
     @inline(__always)
-    static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights {
-        let qh = words.loadUnaligned(as: SIMD16<UInt32>.self)
-        let n0 = GroupWeights.nibbles(words.loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self))
-        let n1 = GroupWeights.nibbles(words.loadUnaligned(fromByteOffset: 128, as: SIMD16<UInt32>.self))
-        let n2 = GroupWeights.nibbles(words.loadUnaligned(fromByteOffset: 192, as: SIMD16<UInt32>.self))
-        let n3 = GroupWeights.nibbles(words.loadUnaligned(fromByteOffset: 256, as: SIMD16<UInt32>.self))
-        let bit: SIMD16<UInt32> = .init(repeating: 0x1010_1010)
+    static func columnWeights<Lanes>(_ words: UnsafeRawPointer, as lanes: Lanes.Type) -> GroupWeights<Lanes> {
+        let qh = words.loadUnaligned(as: Lanes.self)
+        let n0 = GroupWeights<Lanes>.nibbles(words.loadUnaligned(fromByteOffset: 64, as: Lanes.self))
+        let n1 = GroupWeights<Lanes>.nibbles(words.loadUnaligned(fromByteOffset: 128, as: Lanes.self))
+        let n2 = GroupWeights<Lanes>.nibbles(words.loadUnaligned(fromByteOffset: 192, as: Lanes.self))
+        let n3 = GroupWeights<Lanes>.nibbles(words.loadUnaligned(fromByteOffset: 256, as: Lanes.self))
+        let bit = Lanes(repeating: 0x1010_1010)
         return GroupWeights(
             w0: n0.low | qh &<< 4 & bit, w1: n1.low | qh &<< 3 & bit,
             w2: n2.low | qh &<< 2 & bit, w3: n3.low | qh &<< 1 & bit,

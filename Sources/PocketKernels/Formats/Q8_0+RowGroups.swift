@@ -18,16 +18,16 @@ extension Q8_0.X86: GroupColumnKernel {
     public typealias Format = Q8_0
 
     @inline(__always)
-    static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights {
+    static func columnWeights<Lanes>(_ words: UnsafeRawPointer, as lanes: Lanes.Type) -> GroupWeights<Lanes> {
         GroupWeights(
-            w0: words.loadUnaligned(as: SIMD16<UInt32>.self),
-            w1: words.loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self),
-            w2: words.loadUnaligned(fromByteOffset: 128, as: SIMD16<UInt32>.self),
-            w3: words.loadUnaligned(fromByteOffset: 192, as: SIMD16<UInt32>.self),
-            w4: words.loadUnaligned(fromByteOffset: 256, as: SIMD16<UInt32>.self),
-            w5: words.loadUnaligned(fromByteOffset: 320, as: SIMD16<UInt32>.self),
-            w6: words.loadUnaligned(fromByteOffset: 384, as: SIMD16<UInt32>.self),
-            w7: words.loadUnaligned(fromByteOffset: 448, as: SIMD16<UInt32>.self))
+            w0: words.loadUnaligned(as: Lanes.self),
+            w1: words.loadUnaligned(fromByteOffset: 64, as: Lanes.self),
+            w2: words.loadUnaligned(fromByteOffset: 128, as: Lanes.self),
+            w3: words.loadUnaligned(fromByteOffset: 192, as: Lanes.self),
+            w4: words.loadUnaligned(fromByteOffset: 256, as: Lanes.self),
+            w5: words.loadUnaligned(fromByteOffset: 320, as: Lanes.self),
+            w6: words.loadUnaligned(fromByteOffset: 384, as: Lanes.self),
+            w7: words.loadUnaligned(fromByteOffset: 448, as: Lanes.self))
     }
 }
 #endif

@@ -10,24 +10,25 @@
 
 #if POCKET_X86_KERNELS
 /// A column of a row group unpacked: `w[j]`, lane r, holds weights 4j…4j+3 of row r as
-/// unsigned bytes.
-struct GroupWeights {
-    var w0, w1, w2, w3, w4, w5, w6, w7: SIMD16<UInt32>
+/// unsigned bytes. `Lanes` is `SIMD16<UInt32>` for all sixteen rows, or `SIMD8<UInt32>` for
+/// half of them (the AVX2 kernels' passes, `RowGroupKernel+AVX2.swift`).
+struct GroupWeights<Lanes: SIMD> where Lanes.Scalar == UInt32 {
+    var w0, w1, w2, w3, w4, w5, w6, w7: Lanes
 
     /// The weights of the 4-bit formats' four words of nibbles (Q4_0, Q4_1).
     @inline(__always)
     static func fourBit(_ words: UnsafeRawPointer) -> GroupWeights {
-        let n0 = nibbles(words.loadUnaligned(as: SIMD16<UInt32>.self))
-        let n1 = nibbles(words.loadUnaligned(fromByteOffset: 64, as: SIMD16<UInt32>.self))
-        let n2 = nibbles(words.loadUnaligned(fromByteOffset: 128, as: SIMD16<UInt32>.self))
-        let n3 = nibbles(words.loadUnaligned(fromByteOffset: 192, as: SIMD16<UInt32>.self))
+        let n0 = nibbles(words.loadUnaligned(as: Lanes.self))
+        let n1 = nibbles(words.loadUnaligned(fromByteOffset: 64, as: Lanes.self))
+        let n2 = nibbles(words.loadUnaligned(fromByteOffset: 128, as: Lanes.self))
+        let n3 = nibbles(words.loadUnaligned(fromByteOffset: 192, as: Lanes.self))
         return GroupWeights(w0: n0.low, w1: n1.low, w2: n2.low, w3: n3.low, w4: n0.high, w5: n1.high, w6: n2.high, w7: n3.high)
     }
 
     /// The low and high nibbles of a word vector: weights 4k…4k+3 and 16+4k…16+4k+3 of the
     /// 4-bit formats' word k.
     @inline(__always)
-    static func nibbles(_ v: SIMD16<UInt32>) -> (low: SIMD16<UInt32>, high: SIMD16<UInt32>) {
+    static func nibbles(_ v: Lanes) -> (low: Lanes, high: Lanes) {
         (v & 0x0F0F_0F0F, v &>> 4 & 0x0F0F_0F0F)
     }
 }
@@ -36,32 +37,43 @@ struct GroupWeights {
 /// that says how its format's column unpacks; the loops are shared. (Q4_1 keeps llama.cpp's
 /// lanes and has its own loops.)
 protocol GroupColumnKernel: RowGroupKernel where Format: WordGroupFormat {
-    /// The weights of a column, from its first word (past the fp16 fields).
-    static func columnWeights(_ words: UnsafeRawPointer) -> GroupWeights
+    /// The weights of a column, from its first word (past the fp16 fields): of all sixteen
+    /// rows (`SIMD16`), or of eight (`SIMD8`, from `words + 32·half`: each 64-byte word
+    /// vector holds a row per 32-bit lane).
+    static func columnWeights<Lanes>(_ words: UnsafeRawPointer, as lanes: Lanes.Type) -> GroupWeights<Lanes>
 }
 
 extension GroupColumnKernel {
     /// `log2` of the format's offset (its unsigned weights exceed the signed by a power of two).
     @inline(__always) static var offsetShift: Int32 { Int32(Format.weightOffset.trailingZeroBitCount) }
 
+    /// The sixteen scales `d` of a column as floats (`vcvtph2ps`).
+    @inline(__always)
+    static func scales(_ column: UnsafeRawPointer) -> SIMD16<Float> {
+        ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
+    }
+}
+
+extension GroupColumnKernel {
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         var sum = SIMD16<Float>()
         var column = group
         for b in 0..<blocks {
-            let w = columnWeights(column + 32), d = scales(column)  // words follow the 16 fp16 scales
+            let w = columnWeights(column + 32, as: SIMD16<UInt32>.self), d = scales(column)  // words follow the 16 fp16 scales
             add(&sum, w, d, x, b)
             column += Format.groupColumnBytes
         }
         return sum
     }
 
+    #if !POCKET_AVX2  // AVX2 has its own, in halves (`RowGroupKernel+AVX2.swift`)
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
         var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
         var column = group
         for b in 0..<blocks {
-            let w = columnWeights(column + 32), d = scales(column)  // words follow the 16 fp16 scales
+            let w = columnWeights(column + 32, as: SIMD16<UInt32>.self), d = scales(column)  // words follow the 16 fp16 scales
             add(&s0, w, d, x.0, b)
             add(&s1, w, d, x.1, b)
             add(&s2, w, d, x.2, b)
@@ -70,12 +82,12 @@ extension GroupColumnKernel {
         }
         return (s0, s1, s2, s3)
     }
+    #endif
 
     /// Adds block `b` of sixteen rows (weights `w`, scales `d`) times `x` into `sum`, in the
     /// order of ``RowGroupFormat/groupDotReference(_:row:_:blocks:)``.
     @inline(__always)
-    static func add(_ sum: inout SIMD16<Float>, _ w: GroupWeights, _ d: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
-        let start = SIMD16(repeating: 0 &- x.blockIntegerSums[b] &<< offsetShift)
+    static func add(_ sum: inout SIMD16<Float>, _ w: GroupWeights<SIMD16<UInt32>>, _ d: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
         let a = UnsafeRawPointer(x.bytes + 32 * b)
         @inline(__always) func word(_ k: Int) -> SIMD16<UInt32> {
             SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
@@ -83,22 +95,27 @@ extension GroupColumnKernel {
         let p: SIMD16<Int32>, q: SIMD16<Int32>
         if offsetShift < 5 {
             // Weights below 32 (Q4_0, Q5_0): each chain of four products in one call.
+            let start = SIMD16(repeating: 0 &- x.blockIntegerSums[b] &<< offsetShift)
             p = ByteDot.dot(start, below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
             q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
         } else {
+            #if POCKET_AVX2
+            // Q8_0 on AVX2: signed products (``ByteDot/dot(_:flipped:_:)-(SIMD16<Int32>,_,_)``),
+            // no offset to take away.
+            let start = SIMD16<Int32>.zero
+            @inline(__always) func product(_ partial: SIMD16<Int32>, _ weights: SIMD16<UInt32>, _ k: Int) -> SIMD16<Int32> {
+                ByteDot.dot(partial, flipped: weights, word(k))
+            }
+            #else
+            let start = SIMD16(repeating: 0 &- x.blockIntegerSums[b] &<< offsetShift)
             @inline(__always) func product(_ partial: SIMD16<Int32>, _ weights: SIMD16<UInt32>, _ k: Int) -> SIMD16<Int32> {
                 ByteDot.dot(partial, offsetWeights: weights, offsetShift: offsetShift, word(k))
             }
+            #endif
             p = product(product(product(product(start, w.w0, 0), w.w1, 1), w.w2, 2), w.w3, 3)
             q = product(product(product(product(.zero, w.w4, 4), w.w5, 5), w.w6, 6), w.w7, 7)
         }
         sum.addProduct(ByteDot.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
-    }
-
-    /// The sixteen scales `d` of a column as floats (`vcvtph2ps`).
-    @inline(__always)
-    static func scales(_ column: UnsafeRawPointer) -> SIMD16<Float> {
-        ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
     }
 }
 #endif
