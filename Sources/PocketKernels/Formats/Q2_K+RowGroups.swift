@@ -11,7 +11,8 @@
 // (weights 16m+4s…16m+4s+3, in byte order), which meet one broadcast activation word in a
 // `vpdpbusd`, all sixteen rows at once. The one-vector kernel sums each sub-block's products
 // unscaled and scales two sub-blocks per `vpdpwssd`; the four-vector kernel multiplies the
-// weights by their scale as bytes first (`vpmullw`, q·scale < 64), once for the four vectors.
+// weights by their scale as bytes first (`vpmullw`, q·scale < 64), once for the four vectors
+// (on AVX2 the scale rides in the widening `vpmaddwd` instead: `Q2_K+RowGroups+AVX2.swift`).
 // Either way every product of a super-block adds into the same integers.
 // The activations are the plane-ordered super-block bytes with one scale per super-block,
 // where sixteen consecutive values stay consecutive. The mins meet the activations' integer

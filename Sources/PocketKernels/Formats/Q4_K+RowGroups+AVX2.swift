@@ -16,10 +16,7 @@ extension Q4_K.X86 {
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        let low = halfGroupDot4(group, half: 0, x, blocks: blocks)
-        let high = halfGroupDot4(group, half: 1, x, blocks: blocks)
-        return (SIMD16(lowHalf: low.0, highHalf: high.0), SIMD16(lowHalf: low.1, highHalf: high.1),
-                SIMD16(lowHalf: low.2, highHalf: high.2), SIMD16(lowHalf: low.3, highHalf: high.3))
+        inTwoPasses { halfGroupDot4(group, half: $0, x, blocks: blocks) }
     }
 
     /// Rows `8·half`…`8·half + 7` of a group times four vectors: the 32 bytes at `32·half` of

@@ -15,14 +15,21 @@
 // The integers are the same as the reference's, so the results are bit for bit the same.
 
 #if POCKET_AVX2
+/// A four-vector product of a row group from its two passes of eight rows: `pass(0)` gives rows
+/// 0…7, `pass(1)` rows 8…15, each the four vectors' sums.
+@inline(__always)
+func inTwoPasses(_ pass: (Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>))
+    -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+    let low = pass(0), high = pass(1)
+    return (SIMD16(lowHalf: low.0, highHalf: high.0), SIMD16(lowHalf: low.1, highHalf: high.1),
+            SIMD16(lowHalf: low.2, highHalf: high.2), SIMD16(lowHalf: low.3, highHalf: high.3))
+}
+
 extension GroupColumnKernel {
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        let low = halfGroupDot4(group, half: 0, x, blocks: blocks)
-        let high = halfGroupDot4(group, half: 1, x, blocks: blocks)
-        return (SIMD16(lowHalf: low.0, highHalf: high.0), SIMD16(lowHalf: low.1, highHalf: high.1),
-                SIMD16(lowHalf: low.2, highHalf: high.2), SIMD16(lowHalf: low.3, highHalf: high.3))
+        inTwoPasses { halfGroupDot4(group, half: $0, x, blocks: blocks) }
     }
 
     /// Rows `8·half`…`8·half + 7` of a group times four vectors, each column unpacked once:
