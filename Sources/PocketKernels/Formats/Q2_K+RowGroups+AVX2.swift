@@ -48,6 +48,8 @@ extension Q2_K.X86 {
                     i3 = ByteDot.dot(i3, below32: w, words(v3, m), times: scale)
                 }
             }
+            // The mins in a loop of their own (their scale vectors read again from the first-level
+            // cache): four more sums in the loop above would not fit the registers.
             var m0 = SIMD8<Int32>(), m1 = SIMD8<Int32>(), m2 = SIMD8<Int32>(), m3 = SIMD8<Int32>()
             for k in 0..<4 {
                 let mins = vector(column, Q2_K.groupScalesOffset + 64 * k, half) &>> 4 & 0x0F0F_0F0F
