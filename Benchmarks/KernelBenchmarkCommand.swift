@@ -59,18 +59,8 @@ enum KernelBenchmarkCommand {
         let portable = path == .portable
         let columns = 4096, rows = 256, passes = 4
         let rowBytes = F.type.byteCount(elements: columns)!
-        let bytes = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
+        let bytes = randomBlocks(byteCount: rows * rowBytes)
         defer { bytes.deallocate() }
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for k in 0..<(rows * rowBytes) {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            bytes.storeBytes(of: UInt8(truncatingIfNeeded: state >> 33), toByteOffset: k, as: UInt8.self)
-        }
-        // Keep every fp16 field finite: a byte pattern with exponent 31 would be NaN or infinite.
-        for k in stride(from: 1, to: rows * rowBytes, by: 2) {
-            let byte = bytes.load(fromByteOffset: k, as: UInt8.self)
-            bytes.storeBytes(of: byte & 0x3B, toByteOffset: k, as: UInt8.self)
-        }
         let x = (0..<(4 * columns)).map { Float(($0 * 7919) % 255) / 127 - 1 }
         let one = Q8Activations(), four = Q8Activations()
         x.withUnsafeBufferPointer { one.quantize($0.baseAddress!, tokens: 1, columns: columns) }
@@ -108,5 +98,22 @@ enum KernelBenchmarkCommand {
         }
         if sink.isNaN { FileHandle.standardError.write(Data("(NaN)\n".utf8)) }
         return best
+    }
+
+    /// `byteCount` bytes of random blocks (64-byte aligned; the caller deallocates them), every
+    /// fp16 field finite.
+    static func randomBlocks(byteCount: Int) -> UnsafeMutableRawPointer {
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for k in 0..<byteCount {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            bytes.storeBytes(of: UInt8(truncatingIfNeeded: state >> 33), toByteOffset: k, as: UInt8.self)
+        }
+        // Keep every fp16 field finite: a byte pattern with exponent 31 would be NaN or infinite.
+        for k in stride(from: 1, to: byteCount, by: 2) {
+            let byte = bytes.load(fromByteOffset: k, as: UInt8.self)
+            bytes.storeBytes(of: byte & 0x3B, toByteOffset: k, as: UInt8.self)
+        }
+        return bytes
     }
 }

@@ -12,6 +12,9 @@ let benchUsage = """
            pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
            pocket-bench grammar [--model PATH] [--json]  grammar mask and compile timings ($POCKET_MODEL)
            pocket-bench kernels [--rounds N]       dot-product kernels, portable against this build's
+           pocket-bench products [--threads N] [--rounds N] [--verbose]
+                                                    matrix products alone: decode streamed from memory
+                                                    against the bandwidth probe, prefill of 512 vectors
 
     Without --model: the default model, its q2_K requantization (written with Pocket's quantizer
     when missing) and the synthetic 3B Q2_K model, each if present in Weights/ (missing ones are
@@ -27,6 +30,7 @@ do {
     case "synth": try SyntheticModelCommand.run(Array(arguments.dropFirst()))
     case "grammar": try GrammarBenchmarkCommand.run(Array(arguments.dropFirst()))
     case "kernels": try KernelBenchmarkCommand.run(Array(arguments.dropFirst()))
+    case "products": try MatrixProductCommand.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(benchUsage)
     default: try ThroughputCommand.run(arguments)
     }
