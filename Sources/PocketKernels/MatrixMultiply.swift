@@ -112,7 +112,8 @@ public enum MatrixMultiply {
                 if let c { bytes.append(start: firstUnit(c), bytesPerItem: unitBytes(c), items: cRows) }
                 itemBytes = bytes
             }
-            pool.balancedFor(aRows + bRows + cRows, key: a.weights.data, reading: itemBytes) { range in
+            let total = aRows + bRows + cRows
+            pool.balancedFor(total, key: a.weights.data, reading: itemBytes, grain: grain(a, units: total, tokens, pool)) { range in
                 @inline(__always) func run(_ p: Product?, _ offset: Int, _ count: Int) {
                     guard let p else { return }
                     let lower = max(range.lowerBound - offset, 0), upper = min(range.upperBound - offset, count)
@@ -126,6 +127,16 @@ public enum MatrixMultiply {
                 run(c, aRows + bRows, cRows)
             }
         }
+    }
+
+    /// The largest piece of work, in units, that a thread takes at a time
+    /// (``ThreadPool/balancedFor(_:key:reading:grain:_:)``; the last pieces are smaller). One
+    /// vector: a sixteenth of a thread's share, whole groups of four rows. A batch: one tile
+    /// of `a`, the unit its activation vectors are reused over.
+    private static func grain(_ a: Product, units: Int, _ tokens: Int, _ pool: ThreadPool) -> Int {
+        if tokens > 1 { return max(1, tileBytes / unitBytes(a)) }
+        let piece = max(1, units / (16 * pool.threadCount))
+        return a.weights.rowGroups != nil ? piece : (piece + 3) / 4 * 4
     }
 
     /// Where a product's first unit of work (row group or row) starts in memory.

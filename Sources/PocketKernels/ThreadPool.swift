@@ -44,6 +44,10 @@ public final class ThreadPool: @unchecked Sendable {
     private let speeds: UnsafeMutablePointer<Double>
     private var speedSlots: [UnsafeRawPointer: Int] = [:]
     private let elapsed: UnsafeMutablePointer<UInt64>
+    /// The items each thread processed in the last balanced job (written as `elapsed`).
+    private let processed: UnsafeMutablePointer<Int>
+    /// What is left of each thread's chunk in the current balanced job.
+    private let pieces: ChunkCursors
     /// This job's chunk boundaries, then the next keyed job's (for reading ahead).
     private let bounds: UnsafeMutablePointer<Int>
     /// What the workers read ahead between jobs (`ThreadPool+ReadAhead.swift`).
@@ -73,6 +77,9 @@ public final class ThreadPool: @unchecked Sendable {
         speeds.initialize(repeating: 1, count: (Self.balancingKeys + 1) * threadCount)
         elapsed = .allocate(capacity: threadCount)
         elapsed.initialize(repeating: 0, count: threadCount)
+        processed = .allocate(capacity: threadCount)
+        processed.initialize(repeating: 0, count: threadCount)
+        pieces = ChunkCursors(threads: threadCount)
         bounds = .allocate(capacity: 2 * (threadCount + 1))
         bounds.initialize(repeating: 0, count: 2 * (threadCount + 1))
         readAhead = ReadAheadPlans(slots: Self.balancingKeys + 1, threads: threadCount)
@@ -97,6 +104,7 @@ public final class ThreadPool: @unchecked Sendable {
         while exited.load(ordering: .acquiring) < threadCount - 1 { sched_yield() }
         speeds.deallocate()
         elapsed.deallocate()
+        processed.deallocate()
         bounds.deallocate()
     }
 
@@ -150,16 +158,22 @@ public final class ThreadPool: @unchecked Sendable {
     }
 
     /// Splits `0..<count` into one contiguous chunk per thread, sized by how fast each thread
-    /// was on earlier balanced jobs, and runs `body` on each chunk.
+    /// was on earlier balanced jobs, and runs `body` on pieces of the chunks; a thread that
+    /// has finished its own chunk takes pieces from the end of the others'.
     ///
     /// An addition for jobs that stream memory (the matrix products). On a shared machine one
     /// core can be slower than the other for seconds at a time (another tenant, the
-    /// hypervisor); with equal chunks the faster thread then waits at the end of every job.
-    /// Each balanced job times every thread's chunk and moves the threads' speeds an eighth of
+    /// hypervisor); with fixed chunks the faster thread then waits at the end of every job.
+    /// Each balanced job times every thread's work and moves the threads' speeds an eighth of
     /// the way towards what it measured, so that later chunks finish together. Speeds are
     /// learned per `key`: the same threads can be unevenly fast on different data (a decode
     /// step's matrices each lean their own way, by a few percent), and each matrix runs once
-    /// per token. Which thread computes an item never changes its result.
+    /// per token. What learning cannot foresee (a core slowed down in the middle of a job, a
+    /// prefill's product that runs once) the taking of pieces evens out: each thread works
+    /// through its chunk from the front, `grain` items at a time, and then takes pieces from
+    /// the back of a chunk that is not finished yet; near the end of a chunk the pieces shrink
+    /// to half of what is left, so that the threads finish close together. Which thread
+    /// computes an item never changes its result.
     ///
     /// - Parameters:
     ///   - count: Number of items, of about equal cost.
@@ -169,9 +183,11 @@ public final class ThreadPool: @unchecked Sendable {
     ///     sequence of jobs (a decode step's products): after it, each worker reads the start of
     ///     its chunk of the keyed job that came next last time (`ThreadPool+ReadAhead.swift`).
     ///     That memory must stay valid until ``forgetReadAhead()``. `nil`: no read-ahead.
-    ///   - body: Processes one chunk; never called with an empty range.
+    ///   - grain: Items per piece at most (at least 1). `nil` (the default): each thread
+    ///     processes its own chunk in one piece and takes nothing from the others.
+    ///   - body: Processes one piece; never called with an empty range, and on any thread.
     public func balancedFor(
-        _ count: Int, key: UnsafeRawPointer? = nil, reading itemBytes: ItemBytes? = nil,
+        _ count: Int, key: UnsafeRawPointer? = nil, reading itemBytes: ItemBytes? = nil, grain: Int? = nil,
         _ body: @escaping (Range<Int>) -> Void
     ) {
         guard count > 0 else { return }
@@ -181,13 +197,33 @@ public final class ThreadPool: @unchecked Sendable {
         defer { submitLock.unlock() }
         let slot = slot(for: key)
         let speeds = speeds + slot * threadCount
-        let bounds = bounds, elapsed = elapsed
+        let bounds = bounds, elapsed = elapsed, processed = processed, pieces = pieces
+        let taking = grain != nil, grain = max(1, grain ?? count), threadCount = threadCount
         chunkBounds(count, speeds: speeds, into: bounds)
+        if taking { for worker in 0..<threadCount { pieces.chunk(worker).store(bounds[worker], bounds[worker + 1]) } }
         planReadAhead(slot: slot, count: count, reading: itemBytes)
         runLocked { worker in
-            let start = bounds[worker], end = bounds[worker + 1]
+            guard worker < threads else { return }
             let begin = DispatchTime.now().uptimeNanoseconds
-            if start < end { body(start..<end) }
+            var items = 0
+            if !taking {
+                let start = bounds[worker], end = bounds[worker + 1]
+                if start < end { body(start..<end) }
+                items = end - start
+            }
+            while taking, let piece = pieces.chunk(worker).takeFront(grain) {
+                body(piece)
+                items += piece.count
+            }
+            // The other chunks, nearest first: take from their backs until all are done.
+            for step in 1..<threadCount where taking {
+                let other = pieces.chunk((worker + step) % threadCount)
+                while let piece = other.takeBack(grain) {
+                    body(piece)
+                    items += piece.count
+                }
+            }
+            processed[worker] = items
             elapsed[worker] = DispatchTime.now().uptimeNanoseconds - begin
         }
         learnSpeeds(speeds, threads: threads)
@@ -269,18 +305,18 @@ public final class ThreadPool: @unchecked Sendable {
     private static let balancingStep = 0.125
 
     /// Moves `speeds` (one key's) towards the items per nanosecond each thread achieved on the
-    /// last balanced job, relative to their mean. A job with an empty or too short chunk is
-    /// skipped.
+    /// last balanced job (its own chunk's and those it took from others), relative to their
+    /// mean. A job where a thread processed nothing or worked too briefly is skipped.
     private func learnSpeeds(_ speeds: UnsafeMutablePointer<Double>, threads: Int) {
         var sum = 0.0
         for i in 0..<threads {
-            let items = bounds[i + 1] - bounds[i]
+            let items = processed[i]
             guard items > 0, elapsed[i] >= Self.balancingMinimumNanoseconds else { return }
             sum += Double(items) / Double(elapsed[i])
         }
         let mean = sum / Double(threads)
         for i in 0..<threads {
-            let measured = Double(bounds[i + 1] - bounds[i]) / Double(elapsed[i]) / mean
+            let measured = Double(processed[i]) / Double(elapsed[i]) / mean
             // Bounded, so that a disturbed job cannot starve a thread.
             speeds[i] = min(2, max(0.5, speeds[i] + Self.balancingStep * (measured - speeds[i])))
         }

@@ -117,6 +117,38 @@ import Testing
         #expect(workerShare > 0.2 && workerShare < 0.42, "worker's share \(workerShare), about 1/3 expected")
     }
 
+    /// With a grain, a thread that has finished its chunk takes pieces from the back of the
+    /// other's: a worker that is far slower leaves most of its chunk to the submitter, every
+    /// item is still processed exactly once, and no piece exceeds the grain.
+    @Test func balancedForTakesPiecesFromASlowerThread() {
+        let pool = ThreadPool(threads: 2)
+        let count = 1000, grain = 10
+        let onSubmitter = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        let hits = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        hits.initialize(repeating: 0, count: count)
+        onSubmitter.initialize(repeating: 0, count: count)
+        defer { hits.deallocate(); onSubmitter.deallocate() }
+        let submitter = pthread_self()
+        let key = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        defer { key.deallocate() }
+        let oversized = Atomic<Int>(0)
+        // A fresh key: the chunks start equal, 500 items each.
+        pool.balancedFor(count, key: key, grain: grain) { range in
+            if range.count > grain || range.isEmpty { oversized.add(1, ordering: .relaxed) }
+            let isSubmitter = pthread_equal(pthread_self(), submitter) != 0
+            if !isSubmitter {
+                // 20 µs per item on the worker, nothing on the submitter.
+                let end = DispatchTime.now().uptimeNanoseconds + 20_000 * UInt64(range.count)
+                while DispatchTime.now().uptimeNanoseconds < end {}
+            }
+            for i in range { hits[i] += 1; onSubmitter[i] = isSubmitter ? 1 : 0 }
+        }
+        #expect((0..<count).allSatisfy { hits[$0] == 1 })
+        #expect(oversized.load(ordering: .relaxed) == 0)
+        let taken = (count / 2..<count).reduce(0) { $0 + onSubmitter[$1] }
+        #expect(taken > 300, "the submitter took \(taken) of the worker's 500 items")
+    }
+
     /// Jobs with different keys learn their own split: here the worker is the slow thread on
     /// one key's data and the fast one on the other's.
     @Test func balancedForLearnsEachKeyApart() {
