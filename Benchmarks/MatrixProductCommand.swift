@@ -46,7 +46,7 @@ enum MatrixProductCommand {
 
     /// One-vector products streamed from memory, per format, against the probe.
     static func decode(pool: ThreadPool, rounds: Int, verbose: Bool) {
-        let x = Q8Activations(), columns = 1024
+        let scratch = Q8Activations(), columns = 1024
         let input = (0..<columns).map { Float(($0 * 7919) % 255) / 127 - 1 }
         let matrices = decodeFormats.map { type -> (WeightMatrix, UnsafeMutableRawPointer) in
             let rowBytes = type.byteCount(elements: columns)!
@@ -65,7 +65,7 @@ enum MatrixProductCommand {
                 var rate = 0.0
                 for _ in 0..<4 {
                     let seconds = Machine.time {
-                        MatrixMultiply.multiply(matrix, input, tokens: 1, into: &output, scratch: x, pool: pool)
+                        MatrixMultiply.multiply(matrix, input, tokens: 1, into: &output, scratch: scratch, pool: pool)
                     }
                     rate = max(rate, Double(matrix.rows * matrix.rowBytes) / seconds)
                 }
@@ -94,12 +94,12 @@ enum MatrixProductCommand {
                 .withRowGroups(pool: pool)
             let input = (0..<(columns * tokens)).map { Float(($0 * 7919) % 255) / 127 - 1 }
             var output = [Float](repeating: 0, count: rows * tokens)
-            let x = Q8Activations()
-            MatrixMultiply.multiply(matrix, input, tokens: tokens, into: &output, scratch: x, pool: pool)
+            let scratch = Q8Activations()
+            MatrixMultiply.multiply(matrix, input, tokens: tokens, into: &output, scratch: scratch, pool: pool)
             var best = 0.0
             for _ in 0..<rounds {
                 let seconds = Machine.time {
-                    MatrixMultiply.multiply(matrix, input, tokens: tokens, into: &output, scratch: x, pool: pool, inputUnchanged: true)
+                    MatrixMultiply.multiply(matrix, input, tokens: tokens, into: &output, scratch: scratch, pool: pool, inputUnchanged: true)
                 }
                 let rate = Double(rows * columns * tokens) / seconds / 1e9
                 if verbose { print(String(format: "  round: %d × %d %.1f", rows, columns, rate)) }

@@ -49,32 +49,19 @@ extension ThreadPool {
         @inline(__always)
         static func pieceSize(_ grain: Int, left: Int) -> Int { min(grain, max(1, (left + 1) / 2)) }
 
-        /// Takes up to `grain` items from the front, or `nil` when the chunk is done.
+        /// Takes up to `grain` items from the front (the chunk's owner) or from the back (a
+        /// thread that has finished its own), or `nil` when the chunk is done.
         @inline(__always)
-        func takeFront(_ grain: Int) -> Range<Int>? {
+        func take(_ grain: Int, fromBack: Bool) -> Range<Int>? {
             var old = word.pointee.load(ordering: .relaxed)
             while true {
                 let (front, back) = Self.unpack(old)
                 guard front < back else { return nil }
-                let end = front + Self.pieceSize(grain, left: back - front)
-                let (exchanged, current) = word.pointee.compareExchange(
-                    expected: old, desired: Self.pack(end, back), ordering: .relaxed)
-                if exchanged { return front..<end }
-                old = current
-            }
-        }
-
-        /// Takes up to `grain` items from the back, or `nil` when the chunk is done.
-        @inline(__always)
-        func takeBack(_ grain: Int) -> Range<Int>? {
-            var old = word.pointee.load(ordering: .relaxed)
-            while true {
-                let (front, back) = Self.unpack(old)
-                guard front < back else { return nil }
-                let start = back - Self.pieceSize(grain, left: back - front)
-                let (exchanged, current) = word.pointee.compareExchange(
-                    expected: old, desired: Self.pack(front, start), ordering: .relaxed)
-                if exchanged { return start..<back }
+                let size = Self.pieceSize(grain, left: back - front)
+                let piece = fromBack ? back - size..<back : front..<front + size
+                let left = fromBack ? Self.pack(front, piece.lowerBound) : Self.pack(piece.upperBound, back)
+                let (exchanged, current) = word.pointee.compareExchange(expected: old, desired: left, ordering: .relaxed)
+                if exchanged { return piece }
                 old = current
             }
         }

@@ -198,30 +198,27 @@ public final class ThreadPool: @unchecked Sendable {
         let slot = slot(for: key)
         let speeds = speeds + slot * threadCount
         let bounds = bounds, elapsed = elapsed, processed = processed, pieces = pieces
-        let taking = grain != nil, grain = max(1, grain ?? count), threadCount = threadCount
+        let grain = grain.map { max(1, $0) }, threadCount = threadCount
         chunkBounds(count, speeds: speeds, into: bounds)
-        if taking { for worker in 0..<threadCount { pieces.chunk(worker).store(bounds[worker], bounds[worker + 1]) } }
+        if grain != nil { for worker in 0..<threadCount { pieces.chunk(worker).store(bounds[worker], bounds[worker + 1]) } }
         planReadAhead(slot: slot, count: count, reading: itemBytes)
         runLocked { worker in
             guard worker < threads else { return }
             let begin = DispatchTime.now().uptimeNanoseconds
             var items = 0
-            if !taking {
+            if let grain {
+                // Its own chunk from the front, then the others', nearest first, from the back.
+                for step in 0..<threadCount {
+                    let chunk = pieces.chunk((worker + step) % threadCount)
+                    while let piece = chunk.take(grain, fromBack: step > 0) {
+                        body(piece)
+                        items += piece.count
+                    }
+                }
+            } else {
                 let start = bounds[worker], end = bounds[worker + 1]
                 if start < end { body(start..<end) }
                 items = end - start
-            }
-            while taking, let piece = pieces.chunk(worker).takeFront(grain) {
-                body(piece)
-                items += piece.count
-            }
-            // The other chunks, nearest first: take from their backs until all are done.
-            for step in 1..<threadCount where taking {
-                let other = pieces.chunk((worker + step) % threadCount)
-                while let piece = other.takeBack(grain) {
-                    body(piece)
-                    items += piece.count
-                }
             }
             processed[worker] = items
             elapsed[worker] = DispatchTime.now().uptimeNanoseconds - begin
