@@ -30,11 +30,12 @@ public protocol WordGroupFormat: RowGroupFormat {
     /// What the unsigned weights exceed the signed ones by (Q4_0 8, Q5_0 16, Q8_0 128); 0 for
     /// the formats with a minimum.
     static var weightOffset: Int32 { get }
-    /// Word `index` of a block as the column stores it: the format may rearrange a word so
-    /// that its kernel unpacks it with fewer instructions.
-    static func groupWord(_ word: UInt32, at index: Int) -> UInt32
-    /// The inverse of ``groupWord(_:at:)``.
-    static func blockWord(_ word: UInt32, at index: Int) -> UInt32
+    /// The words of a block (lanes `0..<wordCount`, the others zero) as the column stores them:
+    /// the format may rearrange its bits so that its kernel unpacks them with fewer
+    /// instructions.
+    static func groupWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32>
+    /// The inverse of ``groupWords(_:)``.
+    static func blockWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32>
     /// The block's 32 weights as unsigned bytes `q`, in weight order.
     static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8]
 }
@@ -56,9 +57,9 @@ extension WordGroupFormat {
     }
 
     /// Stored as in the block.
-    public static func groupWord(_ word: UInt32, at index: Int) -> UInt32 { word }
+    public static func groupWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> { words }
     /// Stored as in the block.
-    public static func blockWord(_ word: UInt32, at index: Int) -> UInt32 { word }
+    public static func blockWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> { words }
 
     public static func interleave(rows: UnsafeRawPointer, rowBytes: Int, block: Int, into destination: UnsafeMutableRawPointer) {
         let halves = 2 * halfCount, words = 32 * halfCount
@@ -68,9 +69,11 @@ extension WordGroupFormat {
                 destination.storeBytes(of: source.loadUnaligned(fromByteOffset: 2 * h, as: UInt16.self),
                                        toByteOffset: 32 * h + 2 * r, as: UInt16.self)
             }
+            var block = SIMD8<UInt32>()
+            for k in 0..<wordCount { block[k] = source.loadUnaligned(fromByteOffset: halves + 4 * k, as: UInt32.self) }
+            let grouped = groupWords(block)
             for k in 0..<wordCount {
-                let word = source.loadUnaligned(fromByteOffset: halves + 4 * k, as: UInt32.self)
-                destination.storeBytes(of: groupWord(word, at: k), toByteOffset: words + 64 * k + 4 * r, as: UInt32.self)
+                destination.storeBytes(of: grouped[k], toByteOffset: words + 64 * k + 4 * r, as: UInt32.self)
             }
         }
     }
@@ -81,9 +84,11 @@ extension WordGroupFormat {
             destination.storeBytes(of: column.loadUnaligned(fromByteOffset: 32 * h + 2 * row, as: UInt16.self),
                                    toByteOffset: 2 * h, as: UInt16.self)
         }
+        var grouped = SIMD8<UInt32>()
+        for k in 0..<wordCount { grouped[k] = column.loadUnaligned(fromByteOffset: words + 64 * k + 4 * row, as: UInt32.self) }
+        let block = blockWords(grouped)
         for k in 0..<wordCount {
-            let word = column.loadUnaligned(fromByteOffset: words + 64 * k + 4 * row, as: UInt32.self)
-            destination.storeBytes(of: blockWord(word, at: k), toByteOffset: halves + 4 * k, as: UInt32.self)
+            destination.storeBytes(of: block[k], toByteOffset: halves + 4 * k, as: UInt32.self)
         }
     }
 

@@ -62,10 +62,9 @@ import Testing
         let format = c.words!
         var rng = TestRandom(seed: 5)
         for _ in 0..<200 {
-            let word = UInt32.random(in: .min ... .max, using: &rng)
-            for k in 0..<format.wordCount {
-                #expect(format.blockWord(format.groupWord(word, at: k), at: k) == word)
-            }
+            var words = SIMD8<UInt32>()
+            for k in 0..<format.wordCount { words[k] = UInt32.random(in: .min ... .max, using: &rng) }
+            #expect(format.blockWords(format.groupWords(words)) == words)
         }
     }
 

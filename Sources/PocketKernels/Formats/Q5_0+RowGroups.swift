@@ -1,25 +1,73 @@
-// Q5_0 in row groups (``RowGroups``): word 0 is the fifth bits `qh`, rearranged so that the
-// fifth bits of weights 4j…4j+3 are bit j of its four bytes; words 1…4 are the nibbles `qs`.
-// The AVX-512 kernel then puts the fifth bits of weight vector j in place with one shift and
-// one mask.
+// Q5_0 in row groups (``RowGroups``). The block's five words (`qh`, then the four words of
+// nibbles) are stored rearranged so that each of the kernel's eight weight vectors unpacks
+// with at most four instructions (against up to five for a nibble or'ed with its shifted fifth
+// bit). With q_j the 5-bit weight j, g_k the column's word k and byte i of a word:
+//
+//   g_k, k = 0…3   bits 0…4 of byte i: q_{4k+i} whole; bits 5…7: the high three bits of
+//                  q_{16+4k+i}, xor-ed with what g_4 puts over them (below)
+//   g_4            bits 8i+2k and 8i+2k+1: the low two bits of q_{16+4k+i}, xor-ed with bits 3
+//                  and 4 of q_{4k+i}
+//
+// so that, per 32-bit lane,
+//
+//   weights 4k…4k+3      = g_k & 0x1F1F1F1F
+//   weights 16+4k…16+4k+3 = ((g_k >> 3) ^ (g_4 >> 2k)) & 0x1F1F1F1F
+//
+// Each byte of `g_k >> 3` brings bits 3…4 of q_{4k+i} under the low two bits and the stored
+// three bits under the high ones; `g_4 >> 2k` brings q_{16+4k+i}'s two bits (already xor-ed
+// with bits 3…4 of q_{4k+i}) and, above them, whichever bits of g_4 follow. Those are known
+// when the column is built, so the three stored bits are xor-ed with them in advance: the xor
+// leaves exactly q_{16+4k+i}. The words hold the same 160 bits of weights as the block.
 
 extension Q5_0: WordGroupFormat {
     public static var halfCount: Int { 1 }
     public static var weightOffset: Int32 { 16 }
 
-    /// Word 0 (`qh`): bit 4j + i of the block's word (weight 4j + i) becomes bit 8i + j.
-    public static func groupWord(_ word: UInt32, at index: Int) -> UInt32 {
-        guard index == 0 else { return word }
-        var grouped: UInt32 = 0
-        for i in 0..<4 { for j in 0..<8 { grouped |= (word &>> UInt32(4 * j + i) & 1) &<< UInt32(8 * i + j) } }
+    /// The block's words (`qh`, then the nibbles) as the column's five words (the layout above).
+    public static func groupWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        let q = weights(words)
+        // g_4 first: its bits are what the high bits of g_0…g_3 are xor-ed with.
+        var g4: UInt64 = 0
+        for k in 0..<4 {
+            for i in 0..<4 {
+                let low2 = (q[16 + 4 * k + i] ^ q[4 * k + i] &>> 3) & 3
+                g4 |= UInt64(low2) &<< UInt64(8 * i + 2 * k)
+            }
+        }
+        var grouped = SIMD8<UInt32>()
+        for k in 0..<4 {
+            for i in 0..<4 {
+                let high3 = UInt64(q[16 + 4 * k + i] &>> 2) ^ (g4 &>> UInt64(8 * i + 2 * k + 2) & 7)
+                grouped[k] |= UInt32(UInt64(q[4 * k + i] & 0x1F) | high3 &<< 5) &<< UInt32(8 * i)
+            }
+        }
+        grouped[4] = UInt32(g4)
         return grouped
     }
 
-    public static func blockWord(_ word: UInt32, at index: Int) -> UInt32 {
-        guard index == 0 else { return word }
-        var block: UInt32 = 0
-        for i in 0..<4 { for j in 0..<8 { block |= (word &>> UInt32(8 * i + j) & 1) &<< UInt32(4 * j + i) } }
+    /// The column's five words back as the block's `qh` and nibbles.
+    public static func blockWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        var block = SIMD8<UInt32>()
+        for k in 0..<4 {
+            let low = words[k] & 0x1F1F_1F1F, high = (words[k] &>> 3 ^ words[4] &>> UInt32(2 * k)) & 0x1F1F_1F1F
+            for i in 0..<4 {
+                let a = low &>> UInt32(8 * i) & 0x1F, b = high &>> UInt32(8 * i) & 0x1F  // q_{4k+i}, q_{16+4k+i}
+                block[0] |= (a &>> 4) &<< UInt32(4 * k + i) | (b &>> 4) &<< UInt32(16 + 4 * k + i)
+                block[1 + k] |= (a & 0xF | (b & 0xF) &<< 4) &<< UInt32(8 * i)
+            }
+        }
         return block
+    }
+
+    /// The 32 weights of a block's words (`qh`, then the nibbles).
+    static func weights(_ words: SIMD8<UInt32>) -> SIMD32<UInt8> {
+        var q = SIMD32<UInt8>()
+        for j in 0..<16 {
+            let byte = UInt8(truncatingIfNeeded: words[1 + j / 4] &>> UInt32(8 * (j % 4)))
+            q[j] = byte & 0xF | UInt8(words[0] &>> UInt32(j) & 1) &<< 4
+            q[j + 16] = byte &>> 4 | UInt8(words[0] &>> UInt32(j + 16) & 1) &<< 4
+        }
+        return q
     }
 
     public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
@@ -34,17 +82,16 @@ extension Q5_0.X86: GroupColumnKernel {
 
     @inline(__always)
     static func columnWeights<Lanes>(_ words: UnsafeRawPointer, as lanes: Lanes.Type) -> GroupWeights<Lanes> {
-        let qh = words.loadUnaligned(as: Lanes.self)
-        let n0 = GroupWeights<Lanes>.nibbles(words.loadUnaligned(fromByteOffset: 64, as: Lanes.self))
-        let n1 = GroupWeights<Lanes>.nibbles(words.loadUnaligned(fromByteOffset: 128, as: Lanes.self))
-        let n2 = GroupWeights<Lanes>.nibbles(words.loadUnaligned(fromByteOffset: 192, as: Lanes.self))
-        let n3 = GroupWeights<Lanes>.nibbles(words.loadUnaligned(fromByteOffset: 256, as: Lanes.self))
-        let bit = Lanes(repeating: 0x1010_1010)
+        let g0 = words.loadUnaligned(as: Lanes.self)
+        let g1 = words.loadUnaligned(fromByteOffset: 64, as: Lanes.self)
+        let g2 = words.loadUnaligned(fromByteOffset: 128, as: Lanes.self)
+        let g3 = words.loadUnaligned(fromByteOffset: 192, as: Lanes.self)
+        let g4 = words.loadUnaligned(fromByteOffset: 256, as: Lanes.self)
+        let five = Lanes(repeating: 0x1F1F_1F1F)
         return GroupWeights(
-            w0: n0.low | qh &<< 4 & bit, w1: n1.low | qh &<< 3 & bit,
-            w2: n2.low | qh &<< 2 & bit, w3: n3.low | qh &<< 1 & bit,
-            w4: n0.high | qh & bit, w5: n1.high | qh &>> 1 & bit,
-            w6: n2.high | qh &>> 2 & bit, w7: n3.high | qh &>> 3 & bit)
+            w0: g0 & five, w1: g1 & five, w2: g2 & five, w3: g3 & five,
+            w4: (g0 &>> 3 ^ g4) & five, w5: (g1 &>> 3 ^ g4 &>> 2) & five,
+            w6: (g2 &>> 3 ^ g4 &>> 4) & five, w7: (g3 &>> 3 ^ g4 &>> 6) & five)
     }
 }
 #endif

@@ -5,8 +5,8 @@ extension Q8_0: WordGroupFormat {
     public static var halfCount: Int { 1 }
     public static var weightOffset: Int32 { 128 }
 
-    public static func groupWord(_ word: UInt32, at index: Int) -> UInt32 { word ^ 0x8080_8080 }
-    public static func blockWord(_ word: UInt32, at index: Int) -> UInt32 { word ^ 0x8080_8080 }
+    public static func groupWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> { words ^ 0x8080_8080 }
+    public static func blockWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> { words ^ 0x8080_8080 }
 
     public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
         (0..<32).map { block.byte(at: qsOffset + $0) ^ 0x80 }
