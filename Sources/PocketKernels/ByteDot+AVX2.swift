@@ -126,6 +126,21 @@ extension ByteDot {
         accumulator &+ unsafeBitCast(_mm256_madd_epi16(sum16(below32: weights, signed), m256(multipliers)), to: SIMD8<Int32>.self)
     }
 
+    /// The products of eight weight vectors (every weight below 16) with eight activation
+    /// vectors (`first`, then `second`), summed in 16 bits (each sum at most 16·15·128 = 30720),
+    /// each 16-bit sum then multiplied by the matching 16-bit half of `multipliers` in the one
+    /// `vpmaddwd` that widens it.
+    @inline(__always)
+    package static func dot(
+        below16 first: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>),
+        _ firstSigned: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>),
+        _ second: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>),
+        _ secondSigned: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>), times multipliers: SIMD8<UInt32>
+    ) -> SIMD8<Int32> {
+        let sum = _mm256_add_epi16(sum16(below32: first, firstSigned), sum16(below32: second, secondSigned))
+        return unsafeBitCast(_mm256_madd_epi16(sum, m256(multipliers)), to: SIMD8<Int32>.self)
+    }
+
     /// ``shuffleBytes(_:_:)-(SIMD16<UInt32>,_)`` on 256 bits.
     @inline(__always)
     package static func shuffleBytes(_ table: SIMD8<UInt32>, _ index: SIMD8<UInt32>) -> SIMD8<UInt32> {

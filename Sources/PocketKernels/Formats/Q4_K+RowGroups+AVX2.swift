@@ -13,6 +13,58 @@
 
 #if POCKET_AVX2
 extension Q4_K.X86 {
+    /// The sixteen rows of a group times `x`, in two passes of eight rows. A sub-block's eight
+    /// words of nibbles (weights below 16) add in 16 bits, and its scale multiplies the sums in
+    /// the `vpmaddwd` that widens them: two `vpmaddubsw` and one `vpaddw` per word and
+    /// nibble, against the even and odd bytes' products of the high nibbles masked in place
+    /// and a `vpmulld` per sub-block of the sixteen-row kernel.
+    public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
+        let low = halfGroupDot(group, half: 0, x, blocks: blocks), high = halfGroupDot(group, half: 1, x, blocks: blocks)
+        return SIMD16(lowHalf: low, highHalf: high)
+    }
+
+    /// Rows `8·half`…`8·half + 7` of a group times `x`.
+    @inline(__always)
+    static func halfGroupDot(_ group: UnsafeRawPointer, half: Int, _ x: Q8Vector, blocks: Int) -> SIMD8<Float> {
+        var sum = SIMD8<Float>()
+        var column = group
+        for sb in 0..<blocks {
+            var u = SIMD8<Float>(), v = SIMD8<Float>()
+            // Written out, as the sixteen-row kernel.
+            addPair(0, column, half, x, sb, &u, &v); addPair(1, column, half, x, sb, &u, &v)
+            addPair(2, column, half, x, sb, &u, &v); addPair(3, column, half, x, sb, &u, &v)
+            let d = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 16 * half, as: SIMD8<UInt16>.self))
+            let dmin = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32 + 16 * half, as: SIMD8<UInt16>.self))
+            sum.addProduct(d, u)
+            sum.addProduct(-dmin, v)
+            column += Q4_K.groupColumnBytes
+        }
+        return sum
+    }
+
+    /// Adds sub-blocks 2c and 2c + 1 of super-block `sb` (rows of half `half`) times `x` into
+    /// `u` (scales) and `v` (mins), in the order of ``HalfPairScales/add(_:_:_:_:_:_:)``.
+    @inline(__always)
+    static func addPair(
+        _ c: Int, _ column: UnsafeRawPointer, _ half: Int, _ x: Q8Vector, _ sb: Int, _ u: inout SIMD8<Float>, _ v: inout SIMD8<Float>
+    ) {
+        let scales = HalfPairScales(column, c, half)
+        let a = UnsafeRawPointer(x.bytes + 256 * sb + 64 * c)
+        @inline(__always) func both(_ scale: SIMD8<Int32>) -> SIMD8<UInt32> {
+            let s = unsafeBitCast(scale, to: SIMD8<UInt32>.self)
+            return s | s &<< 16
+        }
+        let low = ByteDot.dot(below16: nibbles(column, 8 * c, half, shift: 0), words(a, 0),
+                              nibbles(column, 8 * c + 4, half, shift: 0), words(a, 4), times: both(scales.scale0))
+        let high = ByteDot.dot(below16: nibbles(column, 8 * c, half, shift: 4), words(a, 8),
+                               nibbles(column, 8 * c + 4, half, shift: 4), words(a, 12), times: both(scales.scale1))
+        let b = 8 * sb + 2 * c
+        u.addProduct(ByteDot.floats(low), SIMD8(repeating: x.scales[b]))
+        v.addProduct(scales.min0, SIMD8(repeating: x.blockSums[b]))
+        u.addProduct(ByteDot.floats(high), SIMD8(repeating: x.scales[b + 1]))
+        v.addProduct(scales.min1, SIMD8(repeating: x.blockSums[b + 1]))
+    }
+
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {

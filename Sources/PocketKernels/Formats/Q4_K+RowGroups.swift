@@ -112,6 +112,7 @@ extension Q4_K: RowGroupFormat {
 extension Q4_K.X86: RowGroupKernel {
     public typealias Format = Q4_K
 
+    #if !POCKET_AVX2  // AVX2 has its own (`Q4_K+RowGroups+AVX2.swift`)
     /// The sixteen rows of a group times `x`, in the order of
     /// ``Q4_K/groupDotReference(_:row:_:blocks:)``.
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
@@ -139,6 +140,7 @@ extension Q4_K.X86: RowGroupKernel {
         }
         return sum
     }
+    #endif
 
     #if !POCKET_AVX2  // AVX2 has its own (`Q4_K+RowGroups+AVX2.swift`)
     /// The sixteen rows of a group times four vectors: each word of nibbles is unpacked once
