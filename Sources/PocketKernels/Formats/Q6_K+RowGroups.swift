@@ -3,16 +3,28 @@
 //   0..<32       d of rows 0…15 (fp16)
 //   32..<288     four vectors of signed scales: vector k, lane r = the scales of sub-blocks
 //                4k…4k+3 of row r
-//   288..<3360   per sub-block m, three vectors: lane r of the first holds in byte i the low
-//                four bits of weights 16m+i (low nibble) and 16m+4+i (high nibble) of row r,
-//                the second those of 16m+8+i and 16m+12+i, the third in bits 2s…2s+1 of
-//                byte i the high two bits of weight 16m+4s+i
+//   288..<3360   per sub-block m, three vectors A, B, C (one word per row, lane r)
 //
-// So four weights of sub-block m per lane (q ∈ 0…63, weights 16m+4s…16m+4s+3 in byte order)
-// are a nibble or'ed with two shifted high bits, and meet one broadcast activation word in a
-// `vpdpbusd`. The offset (q − 32) is each sub-block's starting value, −32 × its activations'
-// sum; the signed scale multiplies the sub-block's integer sum, and the two sub-blocks of an
-// activation block add before one float multiply-add with d·d_x for the sixteen rows.
+// With q_s,i the 6-bit weight 16m+4s+i of a row and byte i of its words A, B, C:
+//
+//   A, B   bits 0…5: q_0,i (A) and q_1,i (B) whole; bits 6…7: bits 0…1 of q_2,i (A) and
+//          q_3,i (B), xor-ed with what C puts over them
+//   C      bits 0…3: bits 2…5 of q_2,i, bits 4…7: bits 2…5 of q_3,i, each xor-ed with what
+//          A and B put over them
+//
+// so that, per 32-bit lane, the four weight vectors of sub-block m (weights 16m+4s…16m+4s+3
+// in byte order, q ∈ 0…63) are
+//
+//   A & 0x3F,   B & 0x3F,   (A >> 6 ^ C << 2) & 0x3F,   (B >> 6 ^ C >> 2) & 0x3F
+//
+// (ten instructions for four vectors, against seventeen for a nibble or'ed with its two
+// shifted high bits). The shifts bring along bits of the neighbouring byte, which are known
+// when the column is built, so the stored bits are xor-ed with them in advance and the xor
+// leaves exactly the weight (``groupWords(_:)``). Each vector meets one broadcast activation
+// word in a `vpdpbusd`. The offset (q − 32) is each sub-block's starting value, −32 × its
+// activations' sum; the signed scale multiplies the sub-block's integer sum, and the two
+// sub-blocks of an activation block add before one float multiply-add with d·d_x for the
+// sixteen rows.
 
 extension Q6_K: RowGroupFormat {
     /// Where the scales and the weights start in a column, and the bytes per sub-block.
@@ -38,29 +50,53 @@ extension Q6_K: RowGroupFormat {
                 }
                 for i in 0..<256 { q[i] = value(source, i) }
                 for m in 0..<16 {
-                    var first: UInt32 = 0, second: UInt32 = 0, high: UInt32 = 0
-                    for i in 0..<4 {
-                        let shift = UInt32(8 * i)
-                        first |= UInt32(q[16 * m + i] & 0xF | (q[16 * m + 4 + i] & 0xF) &<< 4) &<< shift
-                        second |= UInt32(q[16 * m + 8 + i] & 0xF | (q[16 * m + 12 + i] & 0xF) &<< 4) &<< shift
-                        for s in 0..<4 { high |= UInt32(q[16 * m + 4 * s + i] &>> 4) &<< (shift + UInt32(2 * s)) }
-                    }
+                    let words = groupWords(sub: SIMD16(q[16 * m..<16 * m + 16]))
                     let base = groupWeightsOffset + groupSubBlockBytes * m + 4 * r
-                    destination.storeBytes(of: first, toByteOffset: base, as: UInt32.self)
-                    destination.storeBytes(of: second, toByteOffset: base + 64, as: UInt32.self)
-                    destination.storeBytes(of: high, toByteOffset: base + 128, as: UInt32.self)
+                    destination.storeBytes(of: words.a, toByteOffset: base, as: UInt32.self)
+                    destination.storeBytes(of: words.b, toByteOffset: base + 64, as: UInt32.self)
+                    destination.storeBytes(of: words.c, toByteOffset: base + 128, as: UInt32.self)
                 }
             }
         }
+    }
+
+    /// A sub-block's sixteen 6-bit weights (`q[4s + i]`) as the words A, B, C of one row (the
+    /// layout above): C first, whose bits the high bits of A and B are xor-ed with.
+    static func groupWords(sub q: SIMD16<UInt8>) -> (a: UInt32, b: UInt32, c: UInt32) {
+        @inline(__always) func weight(_ s: Int, _ i: Int) -> UInt32 { i < 4 ? UInt32(q[4 * s + i]) : 0 }
+        var c: UInt32 = 0
+        for i in 0..<4 {
+            // Under C's bits 0…3 (in `C << 2`) lie A(i+1) bits 0…3; under bits 4…7 (in `C >> 2`) B(i+1)'s.
+            let low = weight(2, i) &>> 2 ^ weight(0, i + 1) & 0xF, high = weight(3, i) &>> 2 ^ weight(1, i + 1) & 0xF
+            c |= (low | high &<< 4) &<< UInt32(8 * i)
+        }
+        var a: UInt32 = 0, b: UInt32 = 0
+        for i in 0..<4 {
+            // Under A's bits 6…7 (in `A >> 6`) lie C(i−1) bits 6…7; under B's, C(i) bits 2…3.
+            let previous = i == 0 ? 0 : c &>> UInt32(8 * i - 2) & 3, own = c &>> UInt32(8 * i + 2) & 3
+            a |= (weight(0, i) | (weight(2, i) & 3 ^ previous) &<< 6) &<< UInt32(8 * i)
+            b |= (weight(1, i) | (weight(3, i) & 3 ^ own) &<< 6) &<< UInt32(8 * i)
+        }
+        return (a, b, c)
+    }
+
+    /// The four weight vectors of a sub-block from its words A, B, C: what the kernel
+    /// computes, for any lane type (a row's words, or sixteen rows').
+    @inline(__always)
+    static func subBlockWeights<Lanes: SIMD>(_ a: Lanes, _ b: Lanes, _ c: Lanes) -> (Lanes, Lanes, Lanes, Lanes)
+    where Lanes.Scalar == UInt32 {
+        let six = Lanes(repeating: 0x3F3F_3F3F)
+        return (a & six, b & six, (a &>> 6 ^ c &<< 2) & six, (b &>> 6 ^ c &>> 2) & six)
     }
 
     /// The 6-bit value of weight `16m + 4s + i` of row `r` in a column.
     @inline(__always)
     static func groupValue(_ column: UnsafeRawPointer, row r: Int, _ m: Int, _ s: Int, _ i: Int) -> UInt8 {
         let base = groupWeightsOffset + groupSubBlockBytes * m + 4 * r
-        let nibbles = column.byte(at: base + 64 * (s / 2) + i) &>> UInt8(4 * (s % 2)) & 0xF
-        let high = column.byte(at: base + 128 + i) &>> UInt8(2 * s) & 3
-        return nibbles | high &<< 4
+        @inline(__always) func word(_ k: Int) -> SIMD2<UInt32> { SIMD2(column.loadUnaligned(fromByteOffset: base + 64 * k, as: UInt32.self), 0) }
+        let w = subBlockWeights(word(0), word(1), word(2))
+        let vector = s == 0 ? w.0 : s == 1 ? w.1 : s == 2 ? w.2 : w.3
+        return UInt8(truncatingIfNeeded: vector[0] &>> UInt32(8 * i))
     }
 
     public static func deinterleave(column: UnsafeRawPointer, row r: Int, into destination: UnsafeMutableRawPointer) {
@@ -176,12 +212,9 @@ extension Q6_K.X86: RowGroupKernel {
     @inline(__always)
     static func subBlock(_ column: UnsafeRawPointer, _ m: Int) -> (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>) {
         let base = Q6_K.groupWeightsOffset + Q6_K.groupSubBlockBytes * m
-        let first = column.loadUnaligned(fromByteOffset: base, as: SIMD16<UInt32>.self)
-        let second = column.loadUnaligned(fromByteOffset: base + 64, as: SIMD16<UInt32>.self)
-        let high = column.loadUnaligned(fromByteOffset: base + 128, as: SIMD16<UInt32>.self)
-        let nibble = SIMD16<UInt32>(repeating: 0x0F0F_0F0F), top = SIMD16<UInt32>(repeating: 0x3030_3030)
-        return (first & nibble | high &<< 4 & top, first &>> 4 & nibble | high &<< 2 & top,
-                second & nibble | high & top, second &>> 4 & nibble | high &>> 2 & top)
+        return Q6_K.subBlockWeights(column.loadUnaligned(fromByteOffset: base, as: SIMD16<UInt32>.self),
+                                    column.loadUnaligned(fromByteOffset: base + 64, as: SIMD16<UInt32>.self),
+                                    column.loadUnaligned(fromByteOffset: base + 128, as: SIMD16<UInt32>.self))
     }
 
     /// The signed scales of sub-blocks 2b and 2b + 1, each in every lane's row.
