@@ -23,52 +23,47 @@ extension Q5_0: WordGroupFormat {
     public static var halfCount: Int { 1 }
     public static var weightOffset: Int32 { 16 }
 
-    /// The block's words (`qh`, then the nibbles) as the column's five words (the layout above).
+    /// The block's words (`qh`, then the nibbles) as the column's five words (the layout
+    /// above), a word at a time: the repacking of a model at load runs through here.
     public static func groupWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> {
-        let q = weights(words)
-        // g_4 first: its bits are what the high bits of g_0…g_3 are xor-ed with.
-        var g4: UInt64 = 0
-        for k in 0..<4 {
-            for i in 0..<4 {
-                let low2 = (q[16 + 4 * k + i] ^ q[4 * k + i] &>> 3) & 3
-                g4 |= UInt64(low2) &<< UInt64(8 * i + 2 * k)
-            }
-        }
+        let nibble: UInt32 = 0x0F0F_0F0F
         var grouped = SIMD8<UInt32>()
+        var low = SIMD4<UInt32>(), high = SIMD4<UInt32>()  // per k: q_{4k+i}, q_{16+4k+i} as byte i
         for k in 0..<4 {
-            for i in 0..<4 {
-                let high3 = UInt64(q[16 + 4 * k + i] &>> 2) ^ (g4 &>> UInt64(8 * i + 2 * k + 2) & 7)
-                grouped[k] |= UInt32(UInt64(q[4 * k + i] & 0x1F) | high3 &<< 5) &<< UInt32(8 * i)
-            }
+            let n = words[1 + k]
+            low[k] = n & nibble | spread(words[0] &>> UInt32(4 * k)) &<< 4
+            high[k] = n &>> 4 & nibble | spread(words[0] &>> UInt32(16 + 4 * k)) &<< 4
         }
-        grouped[4] = UInt32(g4)
+        // g_4 first: its bits are what the high bits of g_0…g_3 are xor-ed with.
+        var g4: UInt32 = 0
+        for k in 0..<4 { g4 |= ((high[k] ^ low[k] &>> 3) & 0x0303_0303) &<< UInt32(2 * k) }
+        for k in 0..<4 {
+            let stored = (high[k] &>> 2 ^ g4 &>> UInt32(2 * k + 2)) & 0x0707_0707
+            grouped[k] = low[k] | stored &<< 5
+        }
+        grouped[4] = g4
         return grouped
     }
 
     /// The column's five words back as the block's `qh` and nibbles.
     public static func blockWords(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        let five: UInt32 = 0x1F1F_1F1F, nibble: UInt32 = 0x0F0F_0F0F
         var block = SIMD8<UInt32>()
         for k in 0..<4 {
-            let low = words[k] & 0x1F1F_1F1F, high = (words[k] &>> 3 ^ words[4] &>> UInt32(2 * k)) & 0x1F1F_1F1F
-            for i in 0..<4 {
-                let a = low &>> UInt32(8 * i) & 0x1F, b = high &>> UInt32(8 * i) & 0x1F  // q_{4k+i}, q_{16+4k+i}
-                block[0] |= (a &>> 4) &<< UInt32(4 * k + i) | (b &>> 4) &<< UInt32(16 + 4 * k + i)
-                block[1 + k] |= (a & 0xF | (b & 0xF) &<< 4) &<< UInt32(8 * i)
-            }
+            let low = words[k] & five, high = (words[k] &>> 3 ^ words[4] &>> UInt32(2 * k)) & five
+            block[0] |= gather(low &>> 4) &<< UInt32(4 * k) | gather(high &>> 4) &<< UInt32(16 + 4 * k)
+            block[1 + k] = low & nibble | (high & nibble) &<< 4
         }
         return block
     }
 
-    /// The 32 weights of a block's words (`qh`, then the nibbles).
-    static func weights(_ words: SIMD8<UInt32>) -> SIMD32<UInt8> {
-        var q = SIMD32<UInt8>()
-        for j in 0..<16 {
-            let byte = UInt8(truncatingIfNeeded: words[1 + j / 4] &>> UInt32(8 * (j % 4)))
-            q[j] = byte & 0xF | UInt8(words[0] &>> UInt32(j) & 1) &<< 4
-            q[j + 16] = byte &>> 4 | UInt8(words[0] &>> UInt32(j + 16) & 1) &<< 4
-        }
-        return q
-    }
+    /// Bits 0…3 of `bits` as bit 0 of bytes 0…3 (each bit times 2^7i lands alone at 8i).
+    @inline(__always)
+    static func spread(_ bits: UInt32) -> UInt32 { (bits & 0xF) &* 0x0020_4081 & 0x0101_0101 }
+
+    /// Bit 0 of bytes 0…3 as bits 0…3 (the inverse of ``spread(_:)``).
+    @inline(__always)
+    static func gather(_ bytes: UInt32) -> UInt32 { ((bytes & 0x0101_0101) &* 0x0102_0408) &>> 24 }
 
     public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
         let qh = block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)

@@ -50,7 +50,7 @@ extension Q6_K: RowGroupFormat {
                 }
                 for i in 0..<256 { q[i] = value(source, i) }
                 for m in 0..<16 {
-                    let words = groupWords(sub: SIMD16(q[16 * m..<16 * m + 16]))
+                    let words = groupWords(sub: UnsafeRawPointer(q.baseAddress! + 16 * m))
                     let base = groupWeightsOffset + groupSubBlockBytes * m + 4 * r
                     destination.storeBytes(of: words.a, toByteOffset: base, as: UInt32.self)
                     destination.storeBytes(of: words.b, toByteOffset: base + 64, as: UInt32.self)
@@ -60,23 +60,20 @@ extension Q6_K: RowGroupFormat {
         }
     }
 
-    /// A sub-block's sixteen 6-bit weights (`q[4s + i]`) as the words A, B, C of one row (the
-    /// layout above): C first, whose bits the high bits of A and B are xor-ed with.
-    static func groupWords(sub q: SIMD16<UInt8>) -> (a: UInt32, b: UInt32, c: UInt32) {
-        @inline(__always) func weight(_ s: Int, _ i: Int) -> UInt32 { i < 4 ? UInt32(q[4 * s + i]) : 0 }
-        var c: UInt32 = 0
-        for i in 0..<4 {
-            // Under C's bits 0…3 (in `C << 2`) lie A(i+1) bits 0…3; under bits 4…7 (in `C >> 2`) B(i+1)'s.
-            let low = weight(2, i) &>> 2 ^ weight(0, i + 1) & 0xF, high = weight(3, i) &>> 2 ^ weight(1, i + 1) & 0xF
-            c |= (low | high &<< 4) &<< UInt32(8 * i)
-        }
-        var a: UInt32 = 0, b: UInt32 = 0
-        for i in 0..<4 {
-            // Under A's bits 6…7 (in `A >> 6`) lie C(i−1) bits 6…7; under B's, C(i) bits 2…3.
-            let previous = i == 0 ? 0 : c &>> UInt32(8 * i - 2) & 3, own = c &>> UInt32(8 * i + 2) & 3
-            a |= (weight(0, i) | (weight(2, i) & 3 ^ previous) &<< 6) &<< UInt32(8 * i)
-            b |= (weight(1, i) | (weight(3, i) & 3 ^ own) &<< 6) &<< UInt32(8 * i)
-        }
+    /// A sub-block's sixteen 6-bit weights (the bytes at `q`, weight 4s + i at `4s + i`) as the
+    /// words A, B, C of one row (the layout above), a word at a time: C first, whose bits the
+    /// high bits of A and B are xor-ed with.
+    static func groupWords(sub q: UnsafeRawPointer) -> (a: UInt32, b: UInt32, c: UInt32) {
+        @inline(__always) func weights(_ s: Int) -> UInt32 { q.loadUnaligned(fromByteOffset: 4 * s, as: UInt32.self) }
+        let q0 = weights(0), q1 = weights(1), q2 = weights(2), q3 = weights(3)
+        let nibble: UInt32 = 0x0F0F_0F0F, two: UInt32 = 0x0303_0303
+        // Under C's bits 0…3 (in `C << 2`) lie bits 0…3 of A's next byte; under bits 4…7 (in
+        // `C >> 2`), B's.
+        let c = (q2 &>> 2 ^ q0 &>> 8) & nibble | ((q3 &>> 2 ^ q1 &>> 8) & nibble) &<< 4
+        // Under A's bits 6…7 (in `A >> 6`) lie bits 6…7 of C's previous byte; under B's, bits
+        // 2…3 of C's own.
+        let a = q0 | (q2 & two ^ c &<< 2 & two) &<< 6
+        let b = q1 | (q3 & two ^ c &>> 2 & two) &<< 6
         return (a, b, c)
     }
 
