@@ -209,7 +209,8 @@ public enum MatrixMultiply {
 
         /// The rows `range` (whole groups) from the matrix's ``RowGroups`` with kernel `K`, in
         /// tiles of groups as above: each product covers sixteen rows, and each column of a
-        /// group is unpacked once for four vectors.
+        /// group is unpacked once for eight vectors (``RowGroupKernel/groupDot8(_:_:blocks:into:)``,
+        /// where the kernel has its own), then four, then one.
         func visit<K: RowGroupKernel>(_ kernel: K.Type, _ groups: RowGroups) {
             let v = vectors, tokens = tokens, y = y, rows = weights.rows, blocks = groups.blocks
             let n = RowGroups.rowsPerGroup
@@ -221,6 +222,15 @@ public enum MatrixMultiply {
             while tileStart < range.upperBound / n {
                 let tile = tileStart..<min(tileStart + tileGroups, range.upperBound / n)
                 var t = 0
+                while t + 8 <= tokens {
+                    withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 8) { sums in
+                        for g in tile {
+                            K.groupDot8(groups.group(g), v.baseAddress! + t, blocks: blocks, into: sums.baseAddress!)
+                            for k in 0..<8 { store(sums[k], token: t + k, group: g) }
+                        }
+                    }
+                    t += 8
+                }
                 while t + 4 <= tokens {
                     let x = (v[t], v[t + 1], v[t + 2], v[t + 3])
                     for g in tile {

@@ -22,4 +22,17 @@ public protocol RowGroupKernel: DotKernel {
     /// vector `k`): each column of weights is unpacked once for the four.
     static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
+
+    /// The products of the sixteen rows of one group with the eight activation vectors
+    /// `x[0..<8]`, into `sums[0..<8]`: for kernels that unpack each column once for eight
+    /// vectors. The default is two ``groupDot4(_:_:blocks:)``.
+    static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into sums: UnsafeMutablePointer<SIMD16<Float>>)
+}
+
+extension RowGroupKernel {
+    @inline(__always)
+    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into sums: UnsafeMutablePointer<SIMD16<Float>>) {
+        (sums[0], sums[1], sums[2], sums[3]) = groupDot4(group, (x[0], x[1], x[2], x[3]), blocks: blocks)
+        (sums[4], sums[5], sums[6], sums[7]) = groupDot4(group, (x[4], x[5], x[6], x[7]), blocks: blocks)
+    }
 }

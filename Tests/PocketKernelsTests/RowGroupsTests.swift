@@ -143,9 +143,10 @@ import Testing
     @Test(arguments: cases)
     func kernelsEqualTheReference(_ c: Case) throws {
         let a = Q8Activations()
-        let x = randomActivations(tokens: 4, columns: c.columns, seed: 17)
-        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 4, columns: c.columns) }
+        let x = randomActivations(tokens: 8, columns: c.columns, seed: 17)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 8, columns: c.columns) }
         let v = (a.vector(token: 0), a.vector(token: 1), a.vector(token: 2), a.vector(token: 3))
+        let eight = (0..<8).map { a.vector(token: $0) }
         try Self.withMatrix(c, seed: 18) { matrix, _ in
             let grouped = matrix.withRowGroups()
             let groups = try #require(grouped.rowGroups)
@@ -153,12 +154,15 @@ import Testing
                 for g in 0..<groups.groups {
                     let one = K.groupDot(groups.group(g), v.0, blocks: groups.blocks)
                     let four = K.groupDot4(groups.group(g), v, blocks: groups.blocks)
+                    var sums = [SIMD16<Float>](repeating: .zero, count: 8)
+                    eight.withUnsafeBufferPointer { K.groupDot8(groups.group(g), $0.baseAddress!, blocks: groups.blocks, into: &sums) }
                     for r in 0..<16 {
                         func reference(_ t: Int) -> Float {
                             K.Format.groupDotReference(groups.group(g), row: r, a.vector(token: t), blocks: groups.blocks)
                         }
                         #expect(one[r] == reference(0), "group \(g) row \(r)")
                         #expect([four.0[r], four.1[r], four.2[r], four.3[r]] == (0..<4).map(reference), "group \(g) row \(r)")
+                        #expect(sums.map { $0[r] } == (0..<8).map(reference), "group \(g) row \(r), eight vectors")
                     }
                 }
             }
@@ -191,9 +195,9 @@ import Testing
         }
     }
 
-    @Test(arguments: cases, [1, 4, 7])
+    @Test(arguments: cases, [1, 4, 7, 13])
     func productsReadTheGroups(_ c: Case, tokens: Int) throws {
-        // MatrixMultiply with a grouped matrix (decode, tiles of four vectors and the rest) is
+        // MatrixMultiply with a grouped matrix (decode, tiles of eight and four vectors and the rest) is
         // the kernels' reference for every row and vector, and fusing it with a product that
         // is not grouped changes neither.
         let x = randomActivations(tokens: tokens, columns: c.columns, seed: 19)
