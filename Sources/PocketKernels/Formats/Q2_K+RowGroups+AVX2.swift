@@ -29,7 +29,6 @@ extension Q2_K.X86 {
     static func halfGroupDot4(_ group: UnsafeRawPointer, half: Int, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
         let picks = GroupScalePicks()
-        let mask = SIMD8<UInt32>(repeating: 0x0303_0303)
         var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
         var column = group
         for sb in 0..<blocks {
@@ -39,11 +38,7 @@ extension Q2_K.X86 {
             for k in 0..<4 {
                 let scales = vector(column, Q2_K.groupScalesOffset + 64 * k, half) & 0x0F0F_0F0F
                 for n in 0..<4 {
-                    let m = 4 * k + n
-                    let q = vector(column, Q2_K.groupValuesOffset + 64 * m, half)
-                    let w = (q & mask, q &>> 2 & mask, q &>> 4 & mask, q &>> 6 & mask)
-                    // The scale of sub-block m in the low byte of both 16-bit halves of a lane.
-                    let scale = ByteDot.shuffleBytes(scales, picks[n].lowHalf)
+                    let m = 4 * k + n, (w, scale) = subBlock(column, m, half, scales, picks[n])
                     i0 = ByteDot.dot(i0, below32: w, words(v0, m), times: scale)
                     i1 = ByteDot.dot(i1, below32: w, words(v1, m), times: scale)
                     i2 = ByteDot.dot(i2, below32: w, words(v2, m), times: scale)
@@ -71,7 +66,9 @@ extension Q2_K.X86 {
 
     /// Eight vectors: the four-vector kernel's passes with eight sums each, so that each
     /// column's unpacking (seven instructions per sub-block and half) and scale pick serve
-    /// eight vectors instead of four.
+    /// eight vectors instead of four. Written out like the four-vector one rather than shared
+    /// with it through a loop over a count: with the count a parameter, even a constant one
+    /// after inlining, the sums went through memory (3B pp512 40–45 against 47 tokens/s).
     public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into sums: UnsafeMutablePointer<SIMD16<Float>>) {
         halfGroupDot8(group, half: 0, x, blocks: blocks, into: UnsafeMutableRawPointer(sums))
         halfGroupDot8(group, half: 1, x, blocks: blocks, into: UnsafeMutableRawPointer(sums))
@@ -82,7 +79,6 @@ extension Q2_K.X86 {
     @inline(__always)
     static func halfGroupDot8(_ group: UnsafeRawPointer, half: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int, into sums: UnsafeMutableRawPointer) {
         let picks = GroupScalePicks()
-        let mask = SIMD8<UInt32>(repeating: 0x0303_0303)
         let x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7]
         var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
         var s4 = SIMD8<Float>(), s5 = SIMD8<Float>(), s6 = SIMD8<Float>(), s7 = SIMD8<Float>()
@@ -96,10 +92,7 @@ extension Q2_K.X86 {
             for k in 0..<4 {
                 let scales = vector(column, Q2_K.groupScalesOffset + 64 * k, half) & 0x0F0F_0F0F
                 for n in 0..<4 {
-                    let m = 4 * k + n
-                    let q = vector(column, Q2_K.groupValuesOffset + 64 * m, half)
-                    let w = (q & mask, q &>> 2 & mask, q &>> 4 & mask, q &>> 6 & mask)
-                    let scale = ByteDot.shuffleBytes(scales, picks[n].lowHalf)
+                    let m = 4 * k + n, (w, scale) = subBlock(column, m, half, scales, picks[n])
                     i0 = ByteDot.dot(i0, below32: w, words(v0, m), times: scale)
                     i1 = ByteDot.dot(i1, below32: w, words(v1, m), times: scale)
                     i2 = ByteDot.dot(i2, below32: w, words(v2, m), times: scale)
@@ -133,6 +126,17 @@ extension Q2_K.X86 {
             sums.storeBytes(of: s, toByteOffset: 64 * k + 32 * half, as: SIMD8<Float>.self)
         }
         store(s0, 0); store(s1, 1); store(s2, 2); store(s3, 3); store(s4, 4); store(s5, 5); store(s6, 6); store(s7, 7)
+    }
+
+    /// Sub-block `m` of a column's rows of half `half`: its four weight vectors (shifts 0, 2,
+    /// 4, 6; one weight per byte) and its scale, picked from `scales` (the scales of sub-blocks
+    /// 4k…4k+3) by `pick` into the low byte of both 16-bit halves of each lane.
+    @inline(__always)
+    static func subBlock(_ column: UnsafeRawPointer, _ m: Int, _ half: Int, _ scales: SIMD8<UInt32>, _ pick: SIMD16<UInt32>)
+        -> (weights: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>), scale: SIMD8<UInt32>) {
+        let mask = SIMD8<UInt32>(repeating: 0x0303_0303)
+        let q = vector(column, Q2_K.groupValuesOffset + 64 * m, half)
+        return ((q & mask, q &>> 2 & mask, q &>> 4 & mask, q &>> 6 & mask), ByteDot.shuffleBytes(scales, pick.lowHalf))
     }
 
     /// The half `half` of the 64-byte vector at `offset` of a column.
