@@ -209,7 +209,7 @@ public enum MatrixMultiply {
 
         /// The rows `range` (whole groups) from the matrix's ``RowGroups`` with kernel `K`, in
         /// tiles of groups as above: each product covers sixteen rows, and each column of a
-        /// group is unpacked once for eight vectors (``RowGroupKernel/groupDot8(_:_:blocks:into:)``,
+        /// group is unpacked once for eight vectors (``RowGroupKernel/groupDot8(_:_:blocks:into:stride:)``,
         /// where the kernel has its own), then four, then one.
         func visit<K: RowGroupKernel>(_ kernel: K.Type, _ groups: RowGroups) {
             let v = vectors, tokens = tokens, y = y, rows = weights.rows, blocks = groups.blocks
@@ -223,12 +223,7 @@ public enum MatrixMultiply {
                 let tile = tileStart..<min(tileStart + tileGroups, range.upperBound / n)
                 var t = 0
                 while t + 8 <= tokens {
-                    withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 8) { sums in
-                        for g in tile {
-                            K.groupDot8(groups.group(g), v.baseAddress! + t, blocks: blocks, into: sums.baseAddress!)
-                            for k in 0..<8 { store(sums[k], token: t + k, group: g) }
-                        }
-                    }
+                    for g in tile { K.groupDot8(groups.group(g), v.baseAddress! + t, blocks: blocks, into: y + t * rows + g * n, stride: rows) }
                     t += 8
                 }
                 while t + 4 <= tokens {

@@ -24,15 +24,22 @@ public protocol RowGroupKernel: DotKernel {
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
 
     /// The products of the sixteen rows of one group with the eight activation vectors
-    /// `x[0..<8]`, into `sums[0..<8]`: for kernels that unpack each column once for eight
-    /// vectors. The default is two ``groupDot4(_:_:blocks:)``.
-    static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into sums: UnsafeMutablePointer<SIMD16<Float>>)
+    /// `x[0..<8]`: vector `k`'s sixteen sums are stored at `output + k · stride` (a product's
+    /// output rows, one token apart). For kernels that unpack each column once for eight
+    /// vectors; the default is two ``groupDot4(_:_:blocks:)``.
+    static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int)
 }
 
 extension RowGroupKernel {
     @inline(__always)
-    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into sums: UnsafeMutablePointer<SIMD16<Float>>) {
-        (sums[0], sums[1], sums[2], sums[3]) = groupDot4(group, (x[0], x[1], x[2], x[3]), blocks: blocks)
-        (sums[4], sums[5], sums[6], sums[7]) = groupDot4(group, (x[4], x[5], x[6], x[7]), blocks: blocks)
+    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int) {
+        for half in 0..<2 {
+            let x = x + 4 * half, sums = groupDot4(group, (x[0], x[1], x[2], x[3]), blocks: blocks)
+            let out = UnsafeMutableRawPointer(output + 4 * half * stride)
+            out.storeBytes(of: sums.0, as: SIMD16<Float>.self)
+            out.storeBytes(of: sums.1, toByteOffset: 4 * stride, as: SIMD16<Float>.self)
+            out.storeBytes(of: sums.2, toByteOffset: 8 * stride, as: SIMD16<Float>.self)
+            out.storeBytes(of: sums.3, toByteOffset: 12 * stride, as: SIMD16<Float>.self)
+        }
     }
 }

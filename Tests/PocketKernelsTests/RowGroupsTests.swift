@@ -154,15 +154,15 @@ import Testing
                 for g in 0..<groups.groups {
                     let one = K.groupDot(groups.group(g), v.0, blocks: groups.blocks)
                     let four = K.groupDot4(groups.group(g), v, blocks: groups.blocks)
-                    var sums = [SIMD16<Float>](repeating: .zero, count: 8)
-                    eight.withUnsafeBufferPointer { K.groupDot8(groups.group(g), $0.baseAddress!, blocks: groups.blocks, into: &sums) }
+                    var sums = [Float](repeating: .nan, count: 8 * 16)  // vector k's sums at 16k
+                    eight.withUnsafeBufferPointer { K.groupDot8(groups.group(g), $0.baseAddress!, blocks: groups.blocks, into: &sums, stride: 16) }
                     for r in 0..<16 {
                         func reference(_ t: Int) -> Float {
                             K.Format.groupDotReference(groups.group(g), row: r, a.vector(token: t), blocks: groups.blocks)
                         }
                         #expect(one[r] == reference(0), "group \(g) row \(r)")
                         #expect([four.0[r], four.1[r], four.2[r], four.3[r]] == (0..<4).map(reference), "group \(g) row \(r)")
-                        #expect(sums.map { $0[r] } == (0..<8).map(reference), "group \(g) row \(r), eight vectors")
+                        #expect((0..<8).map { sums[16 * $0 + r] } == (0..<8).map(reference), "group \(g) row \(r), eight vectors")
                     }
                 }
             }

@@ -69,15 +69,17 @@ extension Q2_K.X86 {
     /// eight vectors instead of four. Written out like the four-vector one rather than shared
     /// with it through a loop over a count: with the count a parameter, even a constant one
     /// after inlining, the sums went through memory (3B pp512 40–45 against 47 tokens/s).
-    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into sums: UnsafeMutablePointer<SIMD16<Float>>) {
-        halfGroupDot8(group, half: 0, x, blocks: blocks, into: UnsafeMutableRawPointer(sums))
-        halfGroupDot8(group, half: 1, x, blocks: blocks, into: UnsafeMutableRawPointer(sums))
+    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int) {
+        halfGroupDot8(group, half: 0, x, blocks: blocks, into: output, stride: stride)
+        halfGroupDot8(group, half: 1, x, blocks: blocks, into: output + 8, stride: stride)
     }
 
-    /// Rows `8·half`…`8·half + 7` of a group times the eight vectors `x[0..<8]`, stored as
-    /// half `half` of each of the eight `SIMD16<Float>` at `sums`.
+    /// Rows `8·half`…`8·half + 7` of a group times the eight vectors `x[0..<8]`: vector `k`'s
+    /// eight sums stored at `output + k · stride`.
     @inline(__always)
-    static func halfGroupDot8(_ group: UnsafeRawPointer, half: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int, into sums: UnsafeMutableRawPointer) {
+    static func halfGroupDot8(
+        _ group: UnsafeRawPointer, half: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int
+    ) {
         let picks = GroupScalePicks()
         let x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7]
         var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
@@ -123,7 +125,7 @@ extension Q2_K.X86 {
             column += Q2_K.groupColumnBytes
         }
         @inline(__always) func store(_ s: SIMD8<Float>, _ k: Int) {
-            sums.storeBytes(of: s, toByteOffset: 64 * k + 32 * half, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(output + k * stride).storeBytes(of: s, as: SIMD8<Float>.self)
         }
         store(s0, 0); store(s1, 1); store(s2, 2); store(s3, 3); store(s4, 4); store(s5, 5); store(s6, 6); store(s7, 7)
     }

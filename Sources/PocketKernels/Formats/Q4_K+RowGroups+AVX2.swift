@@ -50,19 +50,11 @@ extension Q4_K.X86 {
     ) {
         let scales = HalfPairScales(column, c, half)
         let a = UnsafeRawPointer(x.bytes + 256 * sb + 64 * c)
-        @inline(__always) func both(_ scale: SIMD8<Int32>) -> SIMD8<UInt32> {
-            let s = unsafeBitCast(scale, to: SIMD8<UInt32>.self)
-            return s | s &<< 16
-        }
         let low = ByteDot.dot(below16: nibbles(column, 8 * c, half, shift: 0), words(a, 0),
-                              nibbles(column, 8 * c + 4, half, shift: 0), words(a, 4), times: both(scales.scale0))
+                              nibbles(column, 8 * c + 4, half, shift: 0), words(a, 4), times: HalfPairScales.multiplier(scales.scale0))
         let high = ByteDot.dot(below16: nibbles(column, 8 * c, half, shift: 4), words(a, 8),
-                               nibbles(column, 8 * c + 4, half, shift: 4), words(a, 12), times: both(scales.scale1))
-        let b = 8 * sb + 2 * c
-        u.addProduct(ByteDot.floats(low), SIMD8(repeating: x.scales[b]))
-        v.addProduct(scales.min0, SIMD8(repeating: x.blockSums[b]))
-        u.addProduct(ByteDot.floats(high), SIMD8(repeating: x.scales[b + 1]))
-        v.addProduct(scales.min1, SIMD8(repeating: x.blockSums[b + 1]))
+                               nibbles(column, 8 * c + 4, half, shift: 4), words(a, 12), times: HalfPairScales.multiplier(scales.scale1))
+        scales.add(&u, &v, scaled: low, high, x, 8 * sb + 2 * c)
     }
 
     @inline(never)
@@ -171,10 +163,24 @@ extension Q4_K.X86 {
         /// ``Q4_K/X86/PairScales/add(_:_:_:_:_:_:)`` for eight rows.
         @inline(__always)
         func add(_ u: inout SIMD8<Float>, _ v: inout SIMD8<Float>, _ low: SIMD8<Int32>, _ high: SIMD8<Int32>, _ x: Q8Vector, _ b: Int) {
-            u.addProduct(ByteDot.floats(low &* scale0), SIMD8(repeating: x.scales[b]))
+            add(&u, &v, scaled: low &* scale0, high &* scale1, x, b)
+        }
+
+        /// ``add(_:_:_:_:_:_:)`` for sums already multiplied by their scales.
+        @inline(__always)
+        func add(_ u: inout SIMD8<Float>, _ v: inout SIMD8<Float>, scaled low: SIMD8<Int32>, _ high: SIMD8<Int32>, _ x: Q8Vector, _ b: Int) {
+            u.addProduct(ByteDot.floats(low), SIMD8(repeating: x.scales[b]))
             v.addProduct(min0, SIMD8(repeating: x.blockSums[b]))
-            u.addProduct(ByteDot.floats(high &* scale1), SIMD8(repeating: x.scales[b + 1]))
+            u.addProduct(ByteDot.floats(high), SIMD8(repeating: x.scales[b + 1]))
             v.addProduct(min1, SIMD8(repeating: x.blockSums[b + 1]))
+        }
+
+        /// A scale (below 64) in both 16-bit halves of each lane: the multiplier of
+        /// ``ByteDot/dot(below16:_:_:_:times:)``.
+        @inline(__always)
+        static func multiplier(_ scale: SIMD8<Int32>) -> SIMD8<UInt32> {
+            let s = unsafeBitCast(scale, to: SIMD8<UInt32>.self)
+            return s | s &<< 16
         }
     }
 }
