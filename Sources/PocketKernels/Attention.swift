@@ -112,7 +112,15 @@ public enum Attention {
             for h in 0..<heads {
                 let r = rescales + h * block, w = weights + h * block
                 let query = queries + h * hd
-                for j in 0..<count { w[j] = VectorMath.dot(query, k + j * rowStride, count: hd) * scale }
+                var j = 0
+                if hd % 64 == 0 {
+                    while j + 8 <= count {
+                        let scores = VectorMath.eightDots(query, k + j * rowStride, stride: rowStride, count: hd) * scale
+                        UnsafeMutableRawPointer(w + j).storeBytes(of: scores, as: SIMD8<Float>.self)
+                        j += 8
+                    }
+                }
+                while j < count { w[j] = VectorMath.dot(query, k + j * rowStride, count: hd) * scale; j += 1 }
                 // The running maximum decides, per position, which exponential the step takes:
                 // e^(old max − score) rescales (flagged by r = 0 until it is known), or
                 // e^(score − max) weighs the value. Then all of them at once.
@@ -130,12 +138,8 @@ public enum Attention {
                 }
                 maxima[h] = maximum
                 VectorMath.cLibraryExp(inPlace: w, count: count)
-                var sum = sums[h]
-                for j in 0..<count {
-                    if r[j] == 0 { (r[j], w[j]) = (w[j], 1) }
-                    sum = sum * r[j] + w[j]
-                }
-                sums[h] = sum
+                for j in 0..<count where r[j] == 0 { (r[j], w[j]) = (w[j], 1) }
+                sums[h] = runningSum(sums[h], rescales: r, weights: w, count: count)
             }
             // Pass 2: the same steps on the values, 64 and then 16 dimensions at a time; two
             // heads at a time where they can, which share the value rows and interleave their
@@ -173,6 +177,27 @@ public enum Attention {
             }
             start += count
         }
+    }
+
+    /// The online softmax's running sum after `count` steps `sum = sum · r[j] + w[j]`.
+    ///
+    /// The rescale `r[j]` is 1 except where the maximum grew, and `sum · 1` is `sum`: eight steps
+    /// at a time, a block whose rescales are all 1 is eight additions, a chain of dependent
+    /// operations half as long as with the multiplications (which the compiler would otherwise
+    /// keep, selecting between the two results).
+    @inline(__always)
+    static func runningSum(_ start: Float, rescales r: UnsafePointer<Float>, weights w: UnsafePointer<Float>, count: Int) -> Float {
+        var sum = start, j = 0
+        while j + 8 <= count {
+            if all(UnsafeRawPointer(r + j).loadUnaligned(as: SIMD8<Float>.self) .== 1) {
+                for i in j..<(j + 8) { sum += w[i] }
+            } else {
+                for i in j..<(j + 8) { sum = sum * r[i] + w[i] }
+            }
+            j += 8
+        }
+        while j < count { sum = sum * r[j] + w[j]; j += 1 }
+        return sum
     }
 
     /// Merges `parts` states (laid out one after the other: accumulators `(parts, heads,

@@ -217,13 +217,15 @@ public enum MatrixMultiply {
             @inline(__always) func store(_ sums: SIMD16<Float>, token t: Int, group g: Int) {
                 UnsafeMutableRawPointer(y + t * rows + g * n).storeBytes(of: sums, as: SIMD16<Float>.self)
             }
-            let tileGroups = max(1, MatrixMultiply.tileBytes / groups.groupBytes)
+            let tileGroups = max(K.tileGroupsAtLeast, MatrixMultiply.tileBytes / groups.groupBytes)
             var tileStart = range.lowerBound / n
             while tileStart < range.upperBound / n {
                 let tile = tileStart..<min(tileStart + tileGroups, range.upperBound / n)
                 var t = 0
                 while t + 8 <= tokens {
-                    for g in tile { K.groupDot8(groups.group(g), v.baseAddress! + t, blocks: blocks, into: y + t * rows + g * n, stride: rows) }
+                    K.tileDot8(
+                        groups.group(tile.lowerBound), groupBytes: groups.groupBytes, count: tile.count, v.baseAddress! + t,
+                        blocks: blocks, into: y + t * rows + tile.lowerBound * n, stride: rows)
                     t += 8
                 }
                 while t + 4 <= tokens {

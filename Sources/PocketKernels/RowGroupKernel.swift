@@ -28,9 +28,34 @@ public protocol RowGroupKernel: DotKernel {
     /// output rows, one token apart). For kernels that unpack each column once for eight
     /// vectors; the default is two ``groupDot4(_:_:blocks:)``.
     static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int)
+
+    /// ``groupDot8(_:_:blocks:into:stride:)`` for the `count` consecutive groups from `first`
+    /// (`groupBytes` apart; group `g`'s sums at `output + 16g`). A kernel may go through the
+    /// tile column by column instead of group by group, to prepare each column's activations once
+    /// for all of its groups; the default is one ``groupDot8(_:_:blocks:into:stride:)`` per group.
+    static func tileDot8(
+        _ first: UnsafeRawPointer, groupBytes: Int, count: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int,
+        into output: UnsafeMutablePointer<Float>, stride: Int)
+
+    /// The least number of groups a ``tileDot8(_:groupBytes:count:_:blocks:into:stride:)`` tile
+    /// should have, whatever their size (the default, 1, leaves the tile to the weight bytes).
+    static var tileGroupsAtLeast: Int { get }
 }
 
 extension RowGroupKernel {
+    @inline(__always)
+    public static func tileDot8(
+        _ first: UnsafeRawPointer, groupBytes: Int, count: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int,
+        into output: UnsafeMutablePointer<Float>, stride: Int
+    ) {
+        for g in 0..<count {
+            groupDot8(first + g * groupBytes, x, blocks: blocks, into: output + g * RowGroups.rowsPerGroup, stride: stride)
+        }
+    }
+
+    @inline(__always)
+    public static var tileGroupsAtLeast: Int { 1 }
+
     @inline(__always)
     public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int) {
         for half in 0..<2 {

@@ -15,7 +15,7 @@ extension VectorMath {
     /// e^x for each lane, bit for bit the C library's `expf` (see the top of this file).
     @inline(__always)
     public static func cLibraryExp(_ x: SIMD16<Float>) -> SIMD16<Float> {
-        #if POCKET_AVX512_VNNI
+        #if POCKET_AVX512_VNNI || POCKET_AVX2
         CLibraryExp.exp(x)
         #else
         var y = SIMD16<Float>()
@@ -39,10 +39,11 @@ extension VectorMath {
     }
 }
 
-#if POCKET_AVX512_VNNI
+#if POCKET_AVX512_VNNI || POCKET_AVX2
 import _Builtin_intrinsics.intel
 
-/// glibc's `expf` algorithm in 8 double lanes (its constants are facts of that library).
+/// glibc's `expf` algorithm in double lanes, 8 (AVX-512) or 4 (AVX2) at a time (its constants
+/// are facts of that library).
 enum CLibraryExp {
     /// 32/ln 2, the shifter that rounds to an integer in the low mantissa bits, and the
     /// cubic's coefficients (for 2^(r/32)).
@@ -66,8 +67,15 @@ enum CLibraryExp {
     /// e^x for sixteen lanes.
     @inline(__always)
     static func exp(_ x: SIMD16<Float>) -> SIMD16<Float> {
+        #if POCKET_AVX512_VNNI
         let table = table
         var y = SIMD16(lowHalf: exp(x.lowHalf, table), highHalf: exp(x.highHalf, table))
+        #else
+        let entries = tableEntries
+        var y = SIMD16(
+            lowHalf: SIMD8(lowHalf: exp(x.lowHalf.lowHalf, entries), highHalf: exp(x.lowHalf.highHalf, entries)),
+            highHalf: SIMD8(lowHalf: exp(x.highHalf.lowHalf, entries), highHalf: exp(x.highHalf.highHalf, entries)))
+        #endif
         // |x| ≥ 88 and NaN: the library's special cases, in its order.
         y.replace(with: 0x1p-149, where: x .< -0x1.9d1d9ep6)
         y.replace(with: 0, where: x .< -0x1.9fe368p6)
@@ -76,6 +84,7 @@ enum CLibraryExp {
         return y
     }
 
+    #if POCKET_AVX512_VNNI
     /// The general path for eight lanes, in double precision.
     @inline(__always)
     static func exp(_ x: SIMD8<Float>, _ table: Table) -> SIMD8<Float> {
@@ -100,5 +109,35 @@ enum CLibraryExp {
         p = _mm512_fmadd_pd(z, r2, p)
         return unsafeBitCast(_mm512_cvtpd_ps(_mm512_mul_pd(p, s)), to: SIMD8<Float>.self)
     }
+    #else
+    /// ``table`` in memory, for lookups one lane at a time (written once, then only read).
+    nonisolated(unsafe) static let tableEntries: UnsafePointer<UInt64> = {
+        let entries = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 64)
+        let table = CLibraryExp.table
+        entries.storeBytes(of: table.0, as: SIMD8<UInt64>.self)
+        entries.storeBytes(of: table.1, toByteOffset: 64, as: SIMD8<UInt64>.self)
+        entries.storeBytes(of: table.2, toByteOffset: 128, as: SIMD8<UInt64>.self)
+        entries.storeBytes(of: table.3, toByteOffset: 192, as: SIMD8<UInt64>.self)
+        return UnsafePointer(entries.assumingMemoryBound(to: UInt64.self))
+    }()
+
+    /// The general path for four lanes, in double precision: the eight-lane path's steps.
+    @inline(__always)
+    static func exp(_ x: SIMD4<Float>, _ entries: UnsafePointer<UInt64>) -> SIMD4<Float> {
+        @inline(__always) func splat(_ v: Double) -> __m256d { _mm256_set1_pd(v) }
+        let xd = _mm256_cvtps_pd(unsafeBitCast(x, to: __m128.self))
+        var kd = _mm256_fmadd_pd(splat(invLn2N), xd, splat(shift))
+        let ki = unsafeBitCast(kd, to: SIMD4<UInt64>.self)
+        kd = _mm256_sub_pd(kd, splat(shift))
+        let r = _mm256_fmsub_pd(splat(invLn2N), xd, kd)
+        @inline(__always) func entry(_ lane: Int) -> UInt64 { entries[Int(truncatingIfNeeded: ki[lane] & 31)] }
+        let s = unsafeBitCast(SIMD4(entry(0), entry(1), entry(2), entry(3)) &+ (ki &<< 47), to: __m256d.self)
+        let z = _mm256_fmadd_pd(splat(c0), r, splat(c1))
+        let r2 = _mm256_mul_pd(r, r)
+        var p = _mm256_fmadd_pd(r, splat(c2), splat(1))
+        p = _mm256_fmadd_pd(z, r2, p)
+        return unsafeBitCast(_mm256_cvtpd_ps(_mm256_mul_pd(p, s)), to: SIMD4<Float>.self)
+    }
+    #endif
 }
 #endif

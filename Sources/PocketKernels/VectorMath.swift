@@ -39,10 +39,20 @@ public enum VectorMath {
     /// attention scores round as in its reference outputs.
     @inline(__always)
     public static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float16>, count: Int) -> Float {
+        let whole = count & ~63
+        var sum = reduced(eightLanes(a, b, count: whole))
+        for i in whole..<count { sum += a[i] * Float(b[i]) }
+        return sum
+    }
+
+    /// The first steps of ``dot(_:_:count:)-(_,UnsafePointer<Float16>,_)`` for `count` a
+    /// multiple of 64: the four accumulators combined as `(a0 + a2) + (a1 + a3)` and halved once.
+    @inline(__always)
+    static func eightLanes(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float16>, count: Int) -> SIMD8<Float> {
         var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var i = 0
-        while i + 64 <= count {
+        while i < count {
             acc0.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
                             widened(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)))
             acc1.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
@@ -54,11 +64,15 @@ public enum VectorMath {
             i += 64
         }
         let v = (acc0 + acc2) + (acc1 + acc3)
-        let eight = v.lowHalf + v.highHalf
+        return v.lowHalf + v.highHalf
+    }
+
+    /// The last steps of ``dot(_:_:count:)-(_,UnsafePointer<Float16>,_)``: eight lanes halved
+    /// to four, then `(l0 + l2) + (l1 + l3)`.
+    @inline(__always)
+    static func reduced(_ eight: SIMD8<Float>) -> Float {
         let four = eight.lowHalf + eight.highHalf
-        var sum = (four[0] + four[2]) + (four[1] + four[3])
-        while i < count { sum += a[i] * Float(b[i]); i += 1 }
-        return sum
+        return (four[0] + four[2]) + (four[1] + four[3])
     }
 
     /// Scalar reference for ``dot(_:_:count:)-(_,UnsafePointer<Float16>,_)``.

@@ -20,6 +20,27 @@ import Testing
         #expect(abs(fast - reference) <= 1e-6 * Float(count) * 4)
     }
 
+    /// Eight scores at once (attention's first pass) are the eight single dot products, bit for
+    /// bit: the transposed reduction adds the same pairs in the same order. Values spread over
+    /// many magnitudes, so that another order of additions would round differently.
+    @Test(arguments: [64, 128, 256])
+    func eightDotsEqualEightSingleDotsBitForBit(count: Int) {
+        var rng = TestRandom(seed: UInt64(count) + 400)
+        @inline(__always) func spread() -> Float { Float.random(in: -2...2, using: &rng) * Float(1 << Int.random(in: 0...12, using: &rng)) }
+        let query = (0..<count).map { _ in Float(Float16(spread())) }
+        let stride = count + 8
+        let keys = (0..<(8 * stride)).map { _ in Float16(spread() / 64) }
+        keys.withUnsafeBufferPointer { rows in
+            for offset in 0..<8 {
+                let fast = VectorMath.eightDots(query, rows.baseAddress! + offset, stride: stride, count: count)
+                for j in 0..<8 {
+                    let single = VectorMath.dot(query, rows.baseAddress! + offset + j * stride, count: count)
+                    #expect(fast[j].bitPattern == single.bitPattern, "score \(j): \(fast[j]) against \(single)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [16, 64, 70])
     func fusedAccumulationIntoSinglesMatchesAPlainLoop(count: Int) {
         var rng = TestRandom(seed: UInt64(count) + 200)

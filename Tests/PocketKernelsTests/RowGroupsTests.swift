@@ -165,6 +165,18 @@ import Testing
                         #expect((0..<8).map { sums[16 * $0 + r] } == (0..<8).map(reference), "group \(g) row \(r), eight vectors")
                     }
                 }
+                // The three groups as one tile (the kernel may go column by column).
+                var tile = [Float](repeating: .nan, count: 8 * Self.rows)  // vector k's sums at 48k
+                eight.withUnsafeBufferPointer {
+                    K.tileDot8(groups.group(0), groupBytes: groups.groupBytes, count: groups.groups, $0.baseAddress!,
+                               blocks: groups.blocks, into: &tile, stride: Self.rows)
+                }
+                for r in 0..<Self.rows {
+                    let expected = (0..<8).map {
+                        K.Format.groupDotReference(groups.group(r / 16), row: r % 16, a.vector(token: $0), blocks: groups.blocks)
+                    }
+                    #expect((0..<8).map { tile[Self.rows * $0 + r] } == expected, "row \(r), a tile of eight vectors")
+                }
             }
             let kernel = BlockFormats.kernel(for: c.type) as? any RowGroupKernel.Type
             try #require(kernel != nil)
