@@ -132,9 +132,13 @@ public enum MatrixMultiply {
     /// The largest piece of work, in units, that a thread takes at a time
     /// (``ThreadPool/balancedFor(_:key:reading:grain:_:)``; the last pieces are smaller). One
     /// vector: a sixteenth of a thread's share, whole groups of four rows. A batch: one tile
-    /// of `a`, the unit its activation vectors are reused over.
+    /// of `a`, the unit its activation vectors are reused over (at least the groups its kernel
+    /// asks for, ``RowGroupKernel/tileGroupsAtLeast``).
     private static func grain(_ a: Product, units: Int, _ tokens: Int, _ pool: ThreadPool) -> Int {
-        if tokens > 1 { return max(1, tileBytes / unitBytes(a)) }
+        if tokens > 1 {
+            let groups = a.weights.rowGroups == nil ? 1 : (BlockFormats.kernel(for: a.weights.type) as? any RowGroupKernel.Type)?.tileGroupsAtLeast ?? 1
+            return max(groups, tileBytes / unitBytes(a))
+        }
         let piece = max(1, units / (16 * pool.threadCount))
         return a.weights.rowGroups != nil ? piece : (piece + 3) / 4 * 4
     }

@@ -16,9 +16,9 @@
 #if POCKET_AVX2
 extension Q2_K.X86 {
     /// A column's broadcast words are written once per tile and read by each of its groups:
-    /// eight groups at least (a 8,192-column matrix's groups are 43 KB, and the weight-bytes
-    /// rule alone would give tiles of three).
-    public static var tileGroupsAtLeast: Int { 8 }
+    /// sixteen groups at least (the weight-bytes rule alone gives 3,072-column matrices tiles of
+    /// eight and 8,192-column ones tiles of three).
+    public static var tileGroupsAtLeast: Int { 16 }
 
     /// Bytes of a column's broadcast words: 64 activation words and 8 words of paired
     /// sub-block sums, for eight vectors, 32 bytes each.
@@ -28,6 +28,12 @@ extension Q2_K.X86 {
         _ first: UnsafeRawPointer, groupBytes: Int, count: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int,
         into output: UnsafeMutablePointer<Float>, stride: Int
     ) {
+        // The last pieces of a job are small: below four groups, broadcasting costs more than
+        // it saves.
+        guard count >= 4 else {
+            for g in 0..<count { groupDot8(first + g * groupBytes, x, blocks: blocks, into: output + 16 * g, stride: stride) }
+            return
+        }
         // Per group, half and vector, eight running float sums.
         let sumsBytes = count * 2 * 8 * 32
         withUnsafeTemporaryAllocation(byteCount: broadcastBytes + sumsBytes, alignment: 64) { buffer in
