@@ -165,17 +165,38 @@ import Testing
                         #expect((0..<8).map { sums[16 * $0 + r] } == (0..<8).map(reference), "group \(g) row \(r), eight vectors")
                     }
                 }
-                // The three groups as one tile (the kernel may go column by column).
-                var tile = [Float](repeating: .nan, count: 8 * Self.rows)  // vector k's sums at 48k
-                eight.withUnsafeBufferPointer {
-                    K.tileDot8(groups.group(0), groupBytes: groups.groupBytes, count: groups.groups, $0.baseAddress!,
-                               blocks: groups.blocks, into: &tile, stride: Self.rows)
-                }
-                for r in 0..<Self.rows {
-                    let expected = (0..<8).map {
-                        K.Format.groupDotReference(groups.group(r / 16), row: r % 16, a.vector(token: $0), blocks: groups.blocks)
+            }
+            let kernel = BlockFormats.kernel(for: c.type) as? any RowGroupKernel.Type
+            try #require(kernel != nil)
+            check(kernel!)
+        }
+    }
+
+    /// Tiles of eight vectors (``RowGroupKernel/tileDot8(_:groupBytes:count:_:blocks:into:stride:)``)
+    /// equal the reference: five groups (kernels may go column by column from four groups on)
+    /// and the first two (group by group).
+    @Test(arguments: cases)
+    func tilesEqualTheReference(_ c: Case) throws {
+        let a = Q8Activations()
+        let x = randomActivations(tokens: 8, columns: c.columns, seed: 27)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 8, columns: c.columns) }
+        let eight = (0..<8).map { a.vector(token: $0) }
+        let rows = 80
+        try Self.withMatrix(c, seed: 28, rows: rows) { matrix, _ in
+            let groups = try #require(matrix.withRowGroups().rowGroups)
+            func check<K: RowGroupKernel>(_ kernel: K.Type) {
+                for count in [5, 2] {
+                    var tile = [Float](repeating: .nan, count: 8 * rows)  // vector k's sums at 80k
+                    eight.withUnsafeBufferPointer {
+                        K.tileDot8(groups.group(0), groupBytes: groups.groupBytes, count: count, $0.baseAddress!,
+                                   blocks: groups.blocks, into: &tile, stride: rows)
                     }
-                    #expect((0..<8).map { tile[Self.rows * $0 + r] } == expected, "row \(r), a tile of eight vectors")
+                    for r in 0..<(16 * count) {
+                        let expected = (0..<8).map {
+                            K.Format.groupDotReference(groups.group(r / 16), row: r % 16, a.vector(token: $0), blocks: groups.blocks)
+                        }
+                        #expect((0..<8).map { tile[rows * $0 + r] } == expected, "\(count) groups, row \(r)")
+                    }
                 }
             }
             let kernel = BlockFormats.kernel(for: c.type) as? any RowGroupKernel.Type
@@ -213,14 +234,17 @@ import Testing
         // the kernels' reference for every row and vector, and fusing it with a product that
         // is not grouped changes neither.
         let x = randomActivations(tokens: tokens, columns: c.columns, seed: 19)
+        // Ten groups for the longest batch: each thread's share then reaches the four groups
+        // from which a kernel may go column by column (``RowGroupKernel/tileDot8(_:groupBytes:count:_:blocks:into:stride:)``).
+        let rows = tokens == 13 ? 160 : Self.rows
         let pool = ThreadPool(threads: 2)
-        try Self.withMatrix(c, seed: 20) { matrix, _ in
+        try Self.withMatrix(c, seed: 20, rows: rows) { matrix, _ in
             let grouped = matrix.withRowGroups(pool: pool)
             let groups = try #require(grouped.rowGroups)
             let plainBytes = randomBlocks(c.type, rows: 40, columns: c.columns, seed: 22)
             try plainBytes.withUnsafeBytes { raw in
                 let plain = try WeightMatrix(type: c.type, rows: 40, columns: c.columns, data: raw.baseAddress!, byteCount: raw.count)
-                var y = [Float](repeating: .nan, count: tokens * Self.rows)
+                var y = [Float](repeating: .nan, count: tokens * rows)
                 var fusedY = y
                 var plainY = [Float](repeating: .nan, count: tokens * 40), fusedPlainY = plainY
                 let scratch = Q8Activations()
@@ -237,9 +261,9 @@ import Testing
                 }
                 func check<F: RowGroupFormat>(_ format: F.Type) {
                     for t in 0..<tokens {
-                        for r in 0..<Self.rows {
+                        for r in 0..<rows {
                             let reference = F.groupDotReference(groups.group(r / 16), row: r % 16, scratch.vector(token: t), blocks: groups.blocks)
-                            #expect(y[t * Self.rows + r] == reference, "token \(t) row \(r)")
+                            #expect(y[t * rows + r] == reference, "token \(t) row \(r)")
                         }
                     }
                 }

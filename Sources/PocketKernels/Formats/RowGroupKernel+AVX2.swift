@@ -56,9 +56,17 @@ extension GroupColumnKernel {
     @inline(__always)
     static func add(_ sum: inout SIMD8<Float>, _ w: GroupWeights<SIMD8<UInt32>>, _ d: SIMD8<Float>, _ x: Q8Vector, _ b: Int) {
         let a = UnsafeRawPointer(x.bytes + 32 * b)
-        @inline(__always) func word(_ k: Int) -> SIMD8<UInt32> {
-            SIMD8(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
-        }
+        add(&sum, w, d, start: { SIMD8(repeating: 0 &- x.blockIntegerSums[b] &<< offsetShift) },
+            scale: { SIMD8(repeating: x.scales[b]) }, word: { SIMD8(repeating: a.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)) })
+    }
+
+    /// ``add(_:_:_:_:_:)`` from a block's activations already in every lane: its words
+    /// (`word(k)`: bytes 4k…4k+3), the offset's starting value and its scale.
+    @inline(__always)
+    static func add(
+        _ sum: inout SIMD8<Float>, _ w: GroupWeights<SIMD8<UInt32>>, _ d: SIMD8<Float>, start: () -> SIMD8<Int32>,
+        scale: () -> SIMD8<Float>, word: (Int) -> SIMD8<UInt32>
+    ) {
         let p: SIMD8<Int32>, q: SIMD8<Int32>
         if offsetShift == 7 {
             // Q8_0: signed products, no offset to take away.
@@ -69,11 +77,10 @@ extension GroupColumnKernel {
             q = product(product(product(product(.zero, w.w4, 4), w.w5, 5), w.w6, 6), w.w7, 7)
         } else {
             // Weights below 32 (Q4_0, Q5_0): each chain of four products in one call.
-            let start = SIMD8(repeating: 0 &- x.blockIntegerSums[b] &<< offsetShift)
-            p = ByteDot.dot(start, below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
+            p = ByteDot.dot(start(), below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
             q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
         }
-        sum.addProduct(ByteDot.floats(p &+ q), d * SIMD8(repeating: x.scales[b]))
+        sum.addProduct(ByteDot.floats(p &+ q), d * scale())
     }
 
     /// The scales `d` of rows `8·half`…`8·half + 7` of a column as floats.
