@@ -28,35 +28,12 @@ extension Q2_K.X86 {
         _ first: UnsafeRawPointer, groupBytes: Int, count: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int,
         into output: UnsafeMutablePointer<Float>, stride: Int
     ) {
-        // The last pieces of a job are small: below four groups, broadcasting costs more than
-        // it saves.
-        guard count >= 4 else {
-            for g in 0..<count { groupDot8(first + g * groupBytes, x, blocks: blocks, into: output + 16 * g, stride: stride) }
-            return
-        }
-        // Per group, half and vector, eight running float sums.
-        let sumsBytes = count * 2 * 8 * 32
-        withUnsafeTemporaryAllocation(byteCount: broadcastBytes + sumsBytes, alignment: 64) { buffer in
-            let words = buffer.baseAddress!, sums = words + broadcastBytes
-            sums.initializeMemory(as: UInt8.self, repeating: 0, count: sumsBytes)
-            for sb in 0..<blocks {
-                broadcast(x, block: sb, into: words)
-                var column = first + sb * Q2_K.groupColumnBytes
-                for g in 0..<count {
-                    halfColumnDot8(column, half: 0, UnsafeRawPointer(words), x, block: sb, sums + (2 * g) * 256)
-                    halfColumnDot8(column, half: 1, UnsafeRawPointer(words), x, block: sb, sums + (2 * g + 1) * 256)
-                    column += groupBytes
-                }
-            }
-            for g in 0..<count {
-                for half in 0..<2 {
-                    for k in 0..<8 {
-                        let s = sums.load(fromByteOffset: (2 * g + half) * 256 + 32 * k, as: SIMD8<Float>.self)
-                        UnsafeMutableRawPointer(output + k * stride + 16 * g + 8 * half).storeBytes(of: s, as: SIMD8<Float>.self)
-                    }
-                }
-            }
-        }
+        tileByColumns(
+            first, groupBytes: groupBytes, columnBytes: Q2_K.groupColumnBytes, count: count, blocks: blocks,
+            broadcastBytes: broadcastBytes, into: output, stride: stride,
+            groupByGroup: { groupDot8(first + $0 * groupBytes, x, blocks: blocks, into: output + 16 * $0, stride: stride) },
+            broadcast: { sb, words in broadcast(x, block: sb, into: words) },
+            halfColumn: { column, sb, half, words, sums in halfColumnDot8(column, half: half, words, x, block: sb, sums) })
     }
 
     /// Super-block `sb` of the eight vectors `x[0..<8]`, each 32-bit word in all eight lanes:

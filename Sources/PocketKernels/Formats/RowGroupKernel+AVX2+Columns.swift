@@ -8,6 +8,50 @@
 // so the sums are the same bit for bit.
 
 #if POCKET_AVX2
+/// The loop of the AVX2 kernels that go through a tile column by column
+/// (``RowGroupKernel/tileDot8(_:groupBytes:count:_:blocks:into:stride:)``): for each of `blocks`
+/// columns, `broadcast(b, words)` fills a buffer of `broadcastBytes`, then
+/// `halfColumn(column, b, half, words, sums)` adds rows `8·half`… of that column of each group
+/// into the group's running sums (vector `k`'s eight at `sums + 32k`); at the end, vector `k`'s
+/// sum of row `r` of group `g` is stored at `output + k · stride + 16g + r`. Tiles of fewer
+/// than four groups (a job's last, shrinking pieces) go `groupByGroup` instead: for them
+/// broadcasting would cost more than it saves.
+@inline(__always)
+func tileByColumns(
+    _ first: UnsafeRawPointer, groupBytes: Int, columnBytes: Int, count: Int, blocks: Int, broadcastBytes: Int,
+    into output: UnsafeMutablePointer<Float>, stride: Int, groupByGroup: (_ group: Int) -> Void,
+    broadcast: (_ block: Int, _ words: UnsafeMutableRawPointer) -> Void,
+    halfColumn: (_ column: UnsafeRawPointer, _ block: Int, _ half: Int, _ words: UnsafeRawPointer, _ sums: UnsafeMutableRawPointer) -> Void
+) {
+    guard count >= 4 else {
+        for g in 0..<count { groupByGroup(g) }
+        return
+    }
+    // Per group, half and vector, eight running float sums.
+    let sumsBytes = count * 2 * 8 * 32
+    withUnsafeTemporaryAllocation(byteCount: broadcastBytes + sumsBytes, alignment: 64) { buffer in
+        let words = buffer.baseAddress!, sums = words + broadcastBytes
+        sums.initializeMemory(as: UInt8.self, repeating: 0, count: sumsBytes)
+        for b in 0..<blocks {
+            broadcast(b, words)
+            var column = first + b * columnBytes
+            for g in 0..<count {
+                halfColumn(column, b, 0, UnsafeRawPointer(words), sums + (2 * g) * 256)
+                halfColumn(column, b, 1, UnsafeRawPointer(words), sums + (2 * g + 1) * 256)
+                column += groupBytes
+            }
+        }
+        for g in 0..<count {
+            for half in 0..<2 {
+                for k in 0..<8 {
+                    let s = sums.load(fromByteOffset: (2 * g + half) * 256 + 32 * k, as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(output + k * stride + 16 * g + 8 * half).storeBytes(of: s, as: SIMD8<Float>.self)
+                }
+            }
+        }
+    }
+}
+
 extension GroupColumnKernel {
     /// See ``Q2_K/X86/tileGroupsAtLeast``: the broadcast words are written once per column
     /// and tile.
@@ -21,33 +65,12 @@ extension GroupColumnKernel {
         _ first: UnsafeRawPointer, groupBytes: Int, count: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int,
         into output: UnsafeMutablePointer<Float>, stride: Int
     ) {
-        // The last pieces of a job are small: below four groups, group by group.
-        guard count >= 4 else {
-            for g in 0..<count { groupDot8(first + g * groupBytes, x, blocks: blocks, into: output + 16 * g, stride: stride) }
-            return
-        }
-        let sumsBytes = count * 2 * 8 * 32
-        withUnsafeTemporaryAllocation(byteCount: columnBroadcastBytes + sumsBytes, alignment: 64) { buffer in
-            let words = buffer.baseAddress!, sums = words + columnBroadcastBytes
-            sums.initializeMemory(as: UInt8.self, repeating: 0, count: sumsBytes)
-            for b in 0..<blocks {
-                broadcastColumn(x, block: b, into: words)
-                var column = first + b * Format.groupColumnBytes
-                for g in 0..<count {
-                    halfColumnDot8(column, half: 0, UnsafeRawPointer(words), sums + (2 * g) * 256)
-                    halfColumnDot8(column, half: 1, UnsafeRawPointer(words), sums + (2 * g + 1) * 256)
-                    column += groupBytes
-                }
-            }
-            for g in 0..<count {
-                for half in 0..<2 {
-                    for k in 0..<8 {
-                        let s = sums.load(fromByteOffset: (2 * g + half) * 256 + 32 * k, as: SIMD8<Float>.self)
-                        UnsafeMutableRawPointer(output + k * stride + 16 * g + 8 * half).storeBytes(of: s, as: SIMD8<Float>.self)
-                    }
-                }
-            }
-        }
+        tileByColumns(
+            first, groupBytes: groupBytes, columnBytes: Format.groupColumnBytes, count: count, blocks: blocks,
+            broadcastBytes: columnBroadcastBytes, into: output, stride: stride,
+            groupByGroup: { groupDot8(first + $0 * groupBytes, x, blocks: blocks, into: output + 16 * $0, stride: stride) },
+            broadcast: { b, words in broadcastColumn(x, block: b, into: words) },
+            halfColumn: { column, _, half, words, sums in halfColumnDot8(column, half: half, words, sums) })
     }
 
     /// Block `b` of the eight vectors `x[0..<8]`, each value in all eight lanes: word `j`
