@@ -136,8 +136,9 @@ public enum MatrixMultiply {
     /// asks for, ``RowGroupKernel/tileGroupsAtLeast``).
     private static func grain(_ a: Product, units: Int, _ tokens: Int, _ pool: ThreadPool) -> Int {
         if tokens > 1 {
-            let groups = a.weights.rowGroups == nil ? 1 : (BlockFormats.kernel(for: a.weights.type) as? any RowGroupKernel.Type)?.tileGroupsAtLeast ?? 1
-            return max(groups, tileBytes / unitBytes(a))
+            guard let groups = a.weights.rowGroups, let kernel = BlockFormats.kernel(for: a.weights.type) as? any RowGroupKernel.Type
+            else { return max(1, tileBytes / unitBytes(a)) }
+            return tileGroups(groups, atLeast: kernel.tileGroupsAtLeast)
         }
         let piece = max(1, units / (16 * pool.threadCount))
         return a.weights.rowGroups != nil ? piece : (piece + 3) / 4 * 4
@@ -221,7 +222,7 @@ public enum MatrixMultiply {
             @inline(__always) func store(_ sums: SIMD16<Float>, token t: Int, group g: Int) {
                 UnsafeMutableRawPointer(y + t * rows + g * n).storeBytes(of: sums, as: SIMD16<Float>.self)
             }
-            let tileGroups = max(K.tileGroupsAtLeast, MatrixMultiply.tileBytes / groups.groupBytes)
+            let tileGroups = MatrixMultiply.tileGroups(groups, atLeast: K.tileGroupsAtLeast)
             var tileStart = range.lowerBound / n
             while tileStart < range.upperBound / n {
                 let tile = tileStart..<min(tileStart + tileGroups, range.upperBound / n)
@@ -248,6 +249,12 @@ public enum MatrixMultiply {
                 tileStart = tile.upperBound
             }
         }
+    }
+
+    /// Groups per tile of a grouped product: ``tileBytes`` of them, or as many as its kernel asks
+    /// for (``RowGroupKernel/tileGroupsAtLeast``). A prompt's jobs take pieces of one tile.
+    static func tileGroups(_ groups: RowGroups, atLeast least: Int) -> Int {
+        max(least, tileBytes / groups.groupBytes)
     }
 
     /// Weight bytes per tile of rows in the quantized products: the tile stays in the

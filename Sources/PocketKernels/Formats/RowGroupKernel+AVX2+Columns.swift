@@ -75,7 +75,7 @@ extension GroupColumnKernel {
 
     /// Block `b` of the eight vectors `x[0..<8]`, each value in all eight lanes: word `j`
     /// (bytes `4j…4j + 3`) of vector `k` at `32 · (8j + k)`, its starting value
-    /// `−Σx · offset` at `32 · (64 + k)` and its scale at `32 · (72 + k)`.
+    /// `−Σx · offset` at `32 · (64 + k)` (not for Q8_0) and its scale at `32 · (72 + k)`.
     @inline(__always)
     static func broadcastColumn(_ x: UnsafePointer<Q8Vector>, block b: Int, into words: UnsafeMutableRawPointer) {
         for k in 0..<8 {
@@ -84,7 +84,9 @@ extension GroupColumnKernel {
                 words.storeBytes(of: SIMD8(repeating: a.loadUnaligned(fromByteOffset: 4 * j, as: UInt32.self)),
                                  toByteOffset: 32 * (8 * j + k), as: SIMD8<UInt32>.self)
             }
-            words.storeBytes(of: SIMD8(repeating: 0 &- x[k].blockIntegerSums[b] &<< offsetShift), toByteOffset: 32 * (64 + k), as: SIMD8<Int32>.self)
+            if offsetShift != 7 {  // Q8_0's signed products start from zero and never read it
+                words.storeBytes(of: SIMD8(repeating: 0 &- x[k].blockIntegerSums[b] &<< offsetShift), toByteOffset: 32 * (64 + k), as: SIMD8<Int32>.self)
+            }
             words.storeBytes(of: SIMD8(repeating: x[k].scales[b]), toByteOffset: 32 * (72 + k), as: SIMD8<Float>.self)
         }
     }
