@@ -76,8 +76,11 @@ let package = Package(
     targets: [
         // Layer 1: the GGUF file format (memory-mapped reader, metadata, tensor infos).
         .target(name: "PocketGGUF"),
+        // Under layer 2: the prefetch instruction, the one compiler builtin the kernels use
+        // (reachable only with `-parse-stdlib`, so in a module of its own).
+        .target(name: "PocketPrefetch", swiftSettings: [.unsafeFlags(["-parse-stdlib"])]),
         // Layer 2: block formats, dequantization, dot products, matmul, norms, thread pool.
-        .target(name: "PocketKernels", dependencies: ["PocketGGUF"], swiftSettings: hostTuned),
+        .target(name: "PocketKernels", dependencies: ["PocketGGUF", "PocketPrefetch"], swiftSettings: hostTuned),
         // Layer 2: byte-level BPE tokenizer, pre-tokenizers, chat templates, detokenizer.
         .target(name: "PocketTokenizer", dependencies: ["PocketGGUF"]),
         // Layer 3: model config, weights, KV cache, forward pass, sampling.

@@ -40,6 +40,7 @@ enum ThroughputCommand {
         var repetitions = 3
         var depth = 0
         var json = false
+        var readAhead: [Int] = []
         var rest = argv[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -62,6 +63,7 @@ enum ThroughputCommand {
                 }
                 depth = n
             case "--json": json = true
+            case "--read-ahead": readAhead = try ReadAheadComparison.distances(rest.popFirst())
             default: throw BenchError.usage("unknown argument '\(argument)'")
             }
         }
@@ -73,8 +75,13 @@ enum ThroughputCommand {
         var results: [Result] = []
         for path in models {
             progress("benchmarking \(path)...")
-            results.append(try measure(path, pool: pool, repetitions: repetitions, depth: depth))
+            if readAhead.isEmpty {
+                results.append(try measure(path, pool: pool, repetitions: repetitions, depth: depth))
+            } else {
+                try compareReadAhead(path, pool: pool, distances: readAhead, repetitions: repetitions)
+            }
         }
+        if !readAhead.isEmpty { return }
         if let log = ProcessInfo.processInfo.environment["POCKET_BENCH_LOG"] { try append(results, toLog: log) }
         if json {
             let encoder = JSONEncoder()
@@ -147,6 +154,25 @@ enum ThroughputCommand {
         } catch {
             progress("could not create \(output.lastPathComponent): \(error)")
         }
+    }
+
+    /// `--read-ahead`: tg128 at each distance, `repetitions` turns each, printed as one line.
+    static func compareReadAhead(_ path: String, pool: ThreadPool, distances: [Int], repetitions: Int) throws {
+        let file = try GGUFFile(contentsOf: URL(fileURLWithPath: path))
+        let model = try Transformer(file: file, contextLength: 1024, batchSize: 64, pool: pool)
+        let vocabulary = model.configuration.vocabularySize
+        var random = SplitMix64(seed: 1234)
+        func tokens(_ n: Int) -> [Int] { (0..<n).map { _ in Int(random.next() % UInt64(vocabulary)) } }
+        try model.evaluate(tokens(8), logits: .last)
+        let seconds = try ReadAheadComparison.seconds(at: distances, rounds: repetitions) {
+            model.truncate(to: 0)
+            try model.evaluate(tokens(16), logits: .last)
+            let steps = tokens(128)
+            return try Machine.time { for token in steps { _ = try model.evaluate([token]) } }
+        }
+        let rates = seconds.map { Double(128 * repetitions) / $0 }
+        print("\(URL(fileURLWithPath: path).lastPathComponent) tg128 tokens/s by read-ahead distance (bytes), \(repetitions) turns each: "
+              + ReadAheadComparison.line(distances, rates))
     }
 
     static func measure(_ path: String, pool: ThreadPool, repetitions: Int, depth: Int) throws -> Result {

@@ -2,17 +2,17 @@ import Foundation
 
 // `pocket-bench`: throughput and memory of Pocket's engine.
 //
-//   pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json]
+//   pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json] [--read-ahead D,...]
 //   pocket-bench synth [--output PATH]
 //
 // Results go to stdout (a table per model, or JSON); progress to stderr.
 
 let benchUsage = """
-    usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json]
+    usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json] [--read-ahead D,...]
            pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
            pocket-bench grammar [--model PATH] [--json]  grammar mask and compile timings ($POCKET_MODEL)
            pocket-bench kernels [--rounds N]       dot-product kernels, portable against this build's
-           pocket-bench products [--threads N] [--rounds N] [--verbose]
+           pocket-bench products [--threads N] [--rounds N] [--verbose] [--read-ahead D,...]
                                                     matrix products alone: decode streamed from memory
                                                     against the bandwidth probe, prefill of 512 vectors
 
@@ -22,6 +22,8 @@ let benchUsage = """
     tokens into a context of N + 64 and 64 decoded tokens at that depth (long-context attention).
     Decode is reported against the memory bandwidth probed just before and after it. With
     POCKET_BENCH_LOG=FILE set, each model's full result is also appended to FILE as a JSON line.
+    --read-ahead D,... (for example 0,2048) times only decode (tg128, or the products of one
+    vector) at each read-ahead distance in bytes (0: off), in turns within one process.
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())

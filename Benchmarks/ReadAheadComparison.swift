@@ -1,0 +1,38 @@
+import PocketKernels
+
+/// `--read-ahead D1,D2,…`: the same work timed at several read-ahead distances
+/// (``ColumnReadAhead/distance``, bytes; 0 is off), in turns within one process and summed per
+/// distance. On a shared machine whose speed moves by a third within minutes, runs of separate
+/// binaries minutes apart cannot show a 10% difference; turns a fraction of a second apart can.
+enum ReadAheadComparison {
+    /// The distances of a `--read-ahead` argument.
+    static func distances(_ text: String?) throws -> [Int] {
+        guard let text else { throw BenchError.usage("--read-ahead needs distances in bytes, such as 0,2048") }
+        let distances = text.split(separator: ",").compactMap { Int($0) }
+        guard !distances.isEmpty, distances.count == text.split(separator: ",").count,
+              distances.allSatisfy({ (0...1 << 20).contains($0) }) else {
+            throw BenchError.usage("--read-ahead needs distances in bytes from 0 to 1048576, such as 0,2048")
+        }
+        return distances
+    }
+
+    /// The total seconds of `rounds` turns of `work` at each distance, in the order given;
+    /// the distance in force before is restored.
+    static func seconds(at distances: [Int], rounds: Int, _ work: () throws -> Double) rethrows -> [Double] {
+        let kept = ColumnReadAhead.distance
+        defer { ColumnReadAhead.distance = kept }
+        var totals = [Double](repeating: 0, count: distances.count)
+        for _ in 0..<rounds {
+            for (i, distance) in distances.enumerated() {
+                ColumnReadAhead.distance = distance
+                totals[i] += try work()
+            }
+        }
+        return totals
+    }
+
+    /// "d=0 25.0  d=2048 32.3": a rate per distance.
+    static func line(_ distances: [Int], _ rates: [Double]) -> String {
+        zip(distances, rates).map { String(format: "d=%d %.1f", $0, $1) }.joined(separator: "  ")
+    }
+}
