@@ -158,18 +158,8 @@ enum ThroughputCommand {
 
     /// `--read-ahead`: tg128 at each distance, `repetitions` turns each, printed as one line.
     static func compareReadAhead(_ path: String, pool: ThreadPool, distances: [Int], repetitions: Int) throws {
-        let file = try GGUFFile(contentsOf: URL(fileURLWithPath: path))
-        let model = try Transformer(file: file, contextLength: 1024, batchSize: 64, pool: pool)
-        let vocabulary = model.configuration.vocabularySize
-        var random = SplitMix64(seed: 1234)
-        func tokens(_ n: Int) -> [Int] { (0..<n).map { _ in Int(random.next() % UInt64(vocabulary)) } }
-        try model.evaluate(tokens(8), logits: .last)
-        let seconds = try ReadAheadComparison.seconds(at: distances, rounds: repetitions) {
-            model.truncate(to: 0)
-            try model.evaluate(tokens(16), logits: .last)
-            let steps = tokens(128)
-            return try Machine.time { for token in steps { _ = try model.evaluate([token]) } }
-        }
+        let benchmarked = try BenchmarkedModel(path: path, pool: pool)
+        let seconds = try ReadAheadComparison.seconds(at: distances, rounds: repetitions) { try benchmarked.decode128Seconds() }
         let rates = seconds.map { Double(128 * repetitions) / $0 }
         print("\(URL(fileURLWithPath: path).lastPathComponent) tg128 tokens/s by read-ahead distance (bytes), \(repetitions) turns each: "
               + ReadAheadComparison.line(distances, rates))
@@ -177,14 +167,9 @@ enum ThroughputCommand {
 
     static func measure(_ path: String, pool: ThreadPool, repetitions: Int, depth: Int) throws -> Result {
         Machine.resetPeakResidentBytes()
-        let file = try GGUFFile(contentsOf: URL(fileURLWithPath: path))
-        let model = try Transformer(file: file, contextLength: 1024, batchSize: 64, pool: pool)
-        let vocabulary = model.configuration.vocabularySize
-        var random = SplitMix64(seed: 1234)
-        func tokens(_ n: Int) -> [Int] { (0..<n).map { _ in Int(random.next() % UInt64(vocabulary)) } }
-
-        // Warm up: page the weights in and let the thread pool spin up.
-        try model.evaluate(tokens(8), logits: .last)
+        let benchmarked = try BenchmarkedModel(path: path, pool: pool)
+        let file = benchmarked.file, model = benchmarked.model
+        func tokens(_ n: Int) -> [Int] { benchmarked.tokens(n) }
 
         func prefill(_ n: Int) throws -> Summary {
             var rates: [Double] = []
@@ -218,14 +203,7 @@ enum ThroughputCommand {
         progress("measuring memory read bandwidth with \(pool.threadCount) threads...")
         var bandwidth = BandwidthProbe.readBandwidth(pool: pool)
         var decodeRates: [Double] = []
-        for _ in 0..<repetitions {
-            model.truncate(to: 0)
-            try model.evaluate(tokens(16), logits: .last)
-            let steps = tokens(128)
-            decodeRates.append(128 / (try Machine.time {
-                for token in steps { _ = try model.evaluate([token]) }
-            }))
-        }
+        for _ in 0..<repetitions { decodeRates.append(128 / (try benchmarked.decode128Seconds())) }
         let tg128 = Summary(decodeRates)
         bandwidth = max(bandwidth, BandwidthProbe.readBandwidth(pool: pool))
 
