@@ -60,7 +60,6 @@ enum MatrixProductCommand {
         }
         defer { for (_, bytes) in matrices { bytes.deallocate() } }
         var output = [Float](repeating: 0, count: matrices.map(\.0.rows).max()!)
-        var bestProbe = 0.0, best = [Double](repeating: 0, count: matrices.count), bestShare = best
         if !readAhead.isEmpty {
             print("decode, one vector, 256 MB per matrix: GB/s of weights by read-ahead distance (bytes), \(rounds) turns of two products each")
             for (matrix, _) in matrices {
@@ -74,6 +73,7 @@ enum MatrixProductCommand {
             }
             return
         }
+        var bestProbe = 0.0, best = [Double](repeating: 0, count: matrices.count), bestShare = best
         for round in 0..<rounds {
             let probe = BandwidthProbe.readBandwidth(pool: pool, repetitions: 3)
             var line = String(format: "  round %d: probe %.1f GB/s", round + 1, probe / 1e9)

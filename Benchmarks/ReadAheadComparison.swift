@@ -8,8 +8,8 @@ enum ReadAheadComparison {
     /// The distances of a `--read-ahead` argument.
     static func distances(_ text: String?) throws -> [Int] {
         guard let text else { throw BenchError.usage("--read-ahead needs distances in bytes, such as 0,2048") }
-        let distances = text.split(separator: ",").compactMap { Int($0) }
-        guard !distances.isEmpty, distances.count == text.split(separator: ",").count,
+        let items = text.split(separator: ","), distances = items.compactMap { Int($0) }
+        guard !distances.isEmpty, distances.count == items.count,
               distances.allSatisfy({ (0...1 << 20).contains($0) }) else {
             throw BenchError.usage("--read-ahead needs distances in bytes from 0 to 1048576, such as 0,2048")
         }

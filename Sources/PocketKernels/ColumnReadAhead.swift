@@ -7,8 +7,8 @@ import Synchronization
 // than at the same time: streaming a matrix took about as long as reading it plus computing on
 // it from the cache. Q2_K's kernel spends about 740 vector instructions on a column of 1,344
 // bytes, so the reorder window reaches a few hundred bytes past a load that misses, and the
-// hardware prefetchers did not run far enough ahead. Each column now asks for the lines a few
-// columns further on (`prefetcht0`), spread over the column's steps: 53 requests at once (a Q6_K
+// hardware prefetchers did not run far enough ahead. Each column now asks for the lines 2 KB
+// further on (`prefetcht0`), spread over the column's steps: 53 requests at once (a Q6_K
 // column) made its products slower, not faster. `docs/kernels.md`, "Reading ahead in the
 // one-vector products", has the measurements.
 package enum ColumnReadAhead {

@@ -190,7 +190,8 @@ final class ReadAheadPlans {
     ///
     /// Plain loads: software prefetch instructions measured useless here (a 512 KB run of
     /// them took 6 µs and the read that followed was no faster), most likely dropped when the
-    /// miss buffers are full.
+    /// miss buffers are full. (A few at a time, spread through a product's own columns, they
+    /// do pay: ``ColumnReadAhead``.)
     func read(worker: Int, _ cursor: inout ReadAheadCursor, while keepGoing: () -> Bool) {
         sinks[worker] = cursor.read(while: keepGoing)
     }
