@@ -4,59 +4,143 @@
 // Synchronization, Swift Testing).
 import CompilerPluginSupport
 import PackageDescription
-#if os(Linux)
 import Foundation
-#endif
 
-/// Per-ISA kernels, chosen at build time (the ggml way: scalar reference → portable Swift SIMD →
-/// per-ISA). `POCKET_X86_KERNELS` compiles the byte dot-product kernels (`Formats/<F>+X86.swift`,
-/// through the toolchain's `_Builtin_intrinsics.intel` module) on one of two instruction sets:
-/// `POCKET_AVX512_VNNI` (`vpdpbusd`, 64 byte products per instruction) or `POCKET_AVX2`
-/// (`vpmaddubsw` + `vpmaddwd`, for CPUs without AVX-512); without either the portable kernels
-/// run. `POCKET_ISA=avx512|avx2|portable` chooses; otherwise the build machine's CPU flags do,
-/// when the build is for that machine (`detect`).
-func instructionSetKernels(detect: Bool) -> [SwiftSetting] {
-    let avx512: [SwiftSetting] = [.define("POCKET_X86_KERNELS"), .define("POCKET_AVX512_VNNI")]
-    let avx2: [SwiftSetting] = [.define("POCKET_X86_KERNELS"), .define("POCKET_AVX2")]
-    switch Context.environment["POCKET_ISA"] {
-    case "avx512": return avx512
-    case "avx2": return avx2
-    case "portable": return []
-    default: break
-    }
-    #if os(Linux) && arch(x86_64)
-    guard detect, let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-          let flagsLine = cpu.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
-    else { return [] }
-    let flags = Set(flagsLine.split(separator: " ").map(String.init))
-    if ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"].allSatisfy(flags.contains) { return avx512 }
-    if ["avx2", "fma", "f16c"].allSatisfy(flags.contains) { return avx2 }
-    #endif
-    return []
-}
+// How Pocket is compiled: the build mode, the instruction-set tier, and the CPU features the
+// resulting binary needs. Everything here is decided once and reaches the code as `.define`s
+// (docs/architecture.md, "Adding an instruction set").
+//
+// Build modes:
+// - **root** (Pocket's own checkout, or a `.package(path:)` dependency): the numeric targets are
+//   compiled for the build machine's CPU (`-target-cpu native`) with the fastest tier it has.
+// - **dependency** (a checkout SwiftPM or Xcode made for a package that depends on Pocket, i.e.
+//   a folder inside `…/checkouts/`): SwiftPM refuses unsafe flags there, so none are declared.
+//   The kernels use the target's baseline instructions (SSE2 on x86-64). `POCKET_NATIVE=1` at
+//   build time opts into the build machine's tier, as `.define`s only: the consumer then passes
+//   `-Xswiftc -target-cpu -Xswiftc native` itself (README, "Use Pocket in your package").
+//   `POCKET_AS_DEPENDENCY=1` builds Pocket's own checkout this way (for tests and benchmarks).
+//
+// `POCKET_ISA=avx512|avx2|sse2|portable` names the tier instead of detecting it;
+// `POCKET_TARGET_CPU=NAME` (an LLVM CPU name, root mode) compiles for that CPU instead of the
+// build machine's; `POCKET_PORTABLE=1` is the reference build: no target CPU, portable Swift SIMD
+// kernels only. Without `Foundation` (macOS manifests) the root mode still works; CPU detection
+// then finds nothing and the portable kernels are used unless `POCKET_ISA` names a tier.
+let environment = Context.environment
 
-/// Every target that links the kernels gets the same settings: release builds inline kernels
-/// across modules, and kernel code compiled into a module without the CPU's features is slow
-/// (or, for the per-ISA kernels, uses an encoding the CPU may lack).
-///
-/// Kernels are only fast when the compiler may use the host's vector units: Swift's default
-/// x86-64 target has no FMA and no AVX, and some SIMD idioms fall back to per-lane calls
-/// (see docs/kernels.md). On x86-64 we therefore compile the numeric targets for the build
-/// machine's CPU, as llama.cpp does by default. `POCKET_PORTABLE=1` at build time turns this off
-/// for binaries that must run on other x86-64 machines. `POCKET_TARGET_CPU=NAME` (an LLVM CPU
-/// name: `haswell` for AVX2 machines, `znver4` for AVX-512 ones…) compiles for that CPU
-/// instead, with the portable kernels unless `POCKET_ISA` names the instruction set: the build
-/// machine's flags say nothing about another CPU.
-let hostTuned: [SwiftSetting] = {
-    #if arch(x86_64)
-    if Context.environment["POCKET_PORTABLE"] == nil {
-        let named = Context.environment["POCKET_TARGET_CPU"].flatMap { $0.isEmpty ? nil : $0 }
-        return [.unsafeFlags(["-target-cpu", named ?? "native"])] + instructionSetKernels(detect: named == nil)
-    }
-    #endif
-    return []
+/// True when this checkout was made by SwiftPM or Xcode for a package that depends on Pocket.
+let isDependencyCheckout: Bool = {
+    if let forced = environment["POCKET_AS_DEPENDENCY"] { return forced == "1" }
+    let parent = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
+    return parent.lastPathComponent == "checkouts"
 }()
 
+/// One row per x86-64 instruction-set tier: the compilation conditions its code is written
+/// against, and the CPU features (as `/proc/cpuinfo` names them) a binary built with it needs.
+/// Capability conditions, not tier names, are what shared kernel files test:
+/// - `POCKET_X86_KERNELS`: the byte dot-product kernels (`ByteDot`, `Formats/<F>+X86.swift`,
+///   row groups) are compiled, on the tier's `ByteDot` (`Sources/PocketKernels/ISA/<tier>/`);
+/// - `POCKET_512BIT_VECTORS`: 512-bit registers, so row-group kernels take a whole group at once
+///   (without it they go in 256-bit halves);
+/// - `POCKET_256BIT_VECTORS`: AVX/AVX2 instructions for float and double lanes (attention's
+///   dot products and exponential);
+/// - `POCKET_FMA`, `POCKET_F16C`: fused multiply-add and fp16 conversion are instructions (without
+///   them the code multiplies then adds, and converts fp16 with integer operations).
+struct InstructionSetTier {
+    let name: String
+    let conditions: [String]
+    let requiredFeatures: [String]
+
+    static let avx512 = InstructionSetTier(
+        name: "avx512",
+        conditions: ["POCKET_ISA_AVX512_VNNI", "POCKET_X86_KERNELS", "POCKET_512BIT_VECTORS", "POCKET_256BIT_VECTORS",
+                     "POCKET_FMA", "POCKET_F16C"],
+        requiredFeatures: ["avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni"])
+    static let avx2 = InstructionSetTier(
+        name: "avx2",
+        conditions: ["POCKET_ISA_AVX2", "POCKET_X86_KERNELS", "POCKET_256BIT_VECTORS", "POCKET_FMA", "POCKET_F16C"],
+        requiredFeatures: ["avx2", "fma", "f16c"])
+    static let sse2 = InstructionSetTier(
+        name: "sse2", conditions: ["POCKET_ISA_SSE2", "POCKET_X86_KERNELS"], requiredFeatures: [])
+    static let portable = InstructionSetTier(name: "portable", conditions: [], requiredFeatures: [])
+
+    static func named(_ name: String) -> InstructionSetTier? {
+        [avx512, avx2, sse2, portable].first { $0.name == name }
+    }
+
+    /// The fastest tier whose features are all in `flags`.
+    static func fastest(for flags: Set<String>) -> InstructionSetTier {
+        [avx512, avx2].first { $0.requiredFeatures.allSatisfy(flags.contains) } ?? sse2
+    }
+}
+
+/// The CPU features the runtime check knows (`CPUFeatures` in PocketKernels, through `cpuid`):
+/// a native build requires every one of them the build machine has, since the compiler may
+/// use any of them anywhere.
+let checkedFeatures = [
+    "sse3", "ssse3", "sse4_1", "sse4_2", "popcnt", "avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "movbe",
+    "avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl", "avx512_vnni", "avx512ifma", "avx512vbmi",
+    "avx512_vbmi2", "avx512_bitalg", "avx512_vpopcntdq", "avx512_bf16", "avx512_fp16", "avx_vnni", "gfni",
+    "vaes", "vpclmulqdq",
+]
+
+/// What a few LLVM CPU names have (for `POCKET_TARGET_CPU`, whose binaries run elsewhere).
+let namedCPUFeatures: [String: [String]] = {
+    let haswell = ["sse3", "ssse3", "sse4_1", "sse4_2", "popcnt", "avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "movbe"]
+    let skylakeAVX512 = haswell + ["avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl"]
+    let icelake = skylakeAVX512 + ["avx512_vnni", "avx512ifma", "avx512vbmi", "avx512_vbmi2", "avx512_bitalg",
+                                   "avx512_vpopcntdq", "gfni", "vaes", "vpclmulqdq"]
+    return [
+        "x86-64": [], "haswell": haswell, "znver2": haswell, "znver3": haswell + ["vaes", "vpclmulqdq"],
+        "skylake-avx512": skylakeAVX512, "cascadelake": skylakeAVX512 + ["avx512_vnni"],
+        "icelake-server": icelake, "znver4": icelake + ["avx512_bf16"],
+        "sapphirerapids": icelake + ["avx512_bf16", "avx512_fp16", "avx_vnni"],
+    ]
+}()
+
+/// The build machine's CPU flags (`/proc/cpuinfo`), empty where there is no such file.
+let hostFlags: Set<String> = {
+    #if os(Linux) && arch(x86_64)
+    guard let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+          let line = cpu.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+    else { return [] }
+    return Set(line.split(separator: " ").map(String.init))
+    #else
+    return []
+    #endif
+}()
+
+/// The settings of every target that links the kernels (release builds inline kernels across
+/// modules, so they all need the same target CPU and conditions).
+let kernelSettings: [SwiftSetting] = {
+    #if arch(x86_64)
+    let requested = environment["POCKET_ISA"].flatMap(InstructionSetTier.named)
+    func conditions(_ tier: InstructionSetTier, requiring features: [String]) -> [SwiftSetting] {
+        let required = Set(features + tier.requiredFeatures).intersection(checkedFeatures)
+        return (tier.conditions + required.sorted().map { "POCKET_REQUIRES_" + $0.uppercased() }).map { .define($0) }
+    }
+    if environment["POCKET_PORTABLE"] == "1" { return conditions(.portable, requiring: []) }
+    if isDependencyCheckout {
+        guard environment["POCKET_NATIVE"] == "1" else { return conditions(requested ?? .sse2, requiring: []) }
+        // The consumer's `-Xswiftc -target-cpu -Xswiftc native` compiles for this machine.
+        return conditions(requested ?? .fastest(for: hostFlags), requiring: Array(hostFlags))
+    }
+    if let named = environment["POCKET_TARGET_CPU"].flatMap({ $0.isEmpty ? nil : $0 }) {
+        // Another machine's CPU: its flags are not this machine's, so the tier must be named.
+        let features = namedCPUFeatures[named] ?? []
+        return [.unsafeFlags(["-target-cpu", named])]
+            + conditions(requested ?? .fastest(for: Set(features)), requiring: features)
+    }
+    return [.unsafeFlags(["-target-cpu", "native"])]
+        + conditions(requested ?? .fastest(for: hostFlags), requiring: Array(hostFlags))
+    #else
+    return []
+    #endif
+}()
+
+/// The prefetch instruction is an LLVM builtin, reachable only with `-parse-stdlib` (an unsafe
+/// flag): root builds have it, dependency builds compile `prefetch` as a no-op.
+let prefetchSettings: [SwiftSetting] =
+    isDependencyCheckout ? [] : [.define("POCKET_PREFETCH_BUILTIN"), .unsafeFlags(["-parse-stdlib"])]
 
 let package = Package(
     name: "Pocket",
@@ -77,17 +161,18 @@ let package = Package(
         // Layer 1: the GGUF file format (memory-mapped reader, metadata, tensor infos).
         .target(name: "PocketGGUF"),
         // Under layer 2: the prefetch instruction, the one compiler builtin the kernels use
-        // (reachable only with `-parse-stdlib`, so in a module of its own).
-        .target(name: "PocketPrefetch", swiftSettings: [.unsafeFlags(["-parse-stdlib"])]),
+        // (reachable only with `-parse-stdlib`, so in a module of its own; a no-op in dependency
+        // builds, which may not use that flag).
+        .target(name: "PocketPrefetch", swiftSettings: prefetchSettings),
         // Layer 2: block formats, dequantization, dot products, matmul, norms, thread pool.
-        .target(name: "PocketKernels", dependencies: ["PocketGGUF", "PocketPrefetch"], swiftSettings: hostTuned),
+        .target(name: "PocketKernels", dependencies: ["PocketGGUF", "PocketPrefetch"], swiftSettings: kernelSettings),
         // Layer 2: byte-level BPE tokenizer, pre-tokenizers, chat templates, detokenizer.
         .target(name: "PocketTokenizer", dependencies: ["PocketGGUF"]),
         // Layer 3: model config, weights, KV cache, forward pass, sampling.
         .target(
             name: "PocketTransformer",
             dependencies: ["PocketGGUF", "PocketKernels"],
-            swiftSettings: hostTuned),
+            swiftSettings: kernelSettings),
         // Grammar automaton and token masks for structured output; sees the vocabulary as id -> bytes.
         .target(name: "PocketGrammar"),
         // Lexer, declaration parser and code generator behind @Generable (no swift-syntax).
@@ -98,37 +183,37 @@ let package = Package(
         .target(
             name: "Pocket",
             dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF"],
-            swiftSettings: hostTuned),
+            swiftSettings: kernelSettings),
         // Re-exports Pocket under Apple's module name.
         .target(name: "FoundationModels", dependencies: ["Pocket"]),
         // The `pocket` command-line tool.
         .executableTarget(
             name: "PocketCLI",
             dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"],
-            swiftSettings: hostTuned),
+            swiftSettings: kernelSettings),
         // `pocket-examples`: one runnable example per pattern in Apple's documentation.
-        .executableTarget(name: "PocketExamples", dependencies: ["Pocket"], swiftSettings: hostTuned),
+        .executableTarget(name: "PocketExamples", dependencies: ["Pocket"], swiftSettings: kernelSettings),
         // The benchmark runner `pocket-bench` (sources in Benchmarks/).
         .executableTarget(
             name: "PocketBench",
             dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"],
-            path: "Benchmarks", swiftSettings: hostTuned),
+            path: "Benchmarks", swiftSettings: kernelSettings),
 
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF", "PocketKernels"], exclude: ["Fixtures"]),
         .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
-                    resources: [.copy("Fixtures")], swiftSettings: hostTuned),
+                    resources: [.copy("Fixtures")], swiftSettings: kernelSettings),
         .testTarget(
             name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF", "PocketTransformer"], exclude: ["Fixtures"],
-            swiftSettings: hostTuned),
+            swiftSettings: kernelSettings),
         .testTarget(
             name: "PocketTransformerTests",
-            dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"], swiftSettings: hostTuned),
+            dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"], swiftSettings: kernelSettings),
         .testTarget(
             name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF", "PocketKernels"]),
         .testTarget(
             name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PocketTests", dependencies: ["Pocket"], swiftSettings: hostTuned),
+        .testTarget(name: "PocketTests", dependencies: ["Pocket"], swiftSettings: kernelSettings),
         // Runs the built `pocket` executable as a user would.
-        .testTarget(name: "PocketCLITests", dependencies: ["PocketCLI"], swiftSettings: hostTuned),
+        .testTarget(name: "PocketCLITests", dependencies: ["PocketCLI"], swiftSettings: kernelSettings),
     ]
 )

@@ -168,7 +168,7 @@ public enum Attention {
                     for j in 0..<count {
                         if r[j] != 1 { y[d] = halfPrecision ? Float(Float16(y[d] * r[j])) : y[d] * r[j] }
                         if w[j] != 0 {
-                            y[d] = y[d].addingProduct(Float(v[j * rowStride + d]), w[j])
+                            y[d] = y[d].plusProduct(Float(v[j * rowStride + d]), w[j])
                             if halfPrecision { y[d] = Float(Float16(y[d])) }
                         }
                     }
@@ -223,14 +223,14 @@ public enum Attention {
                 var sum = state.sums[h]
                 if parts > 1 {
                     sum = 0
-                    for p in 0..<parts { sum = sum.addingProduct(state.sums[p * heads + h], factors[p]) }
+                    for p in 0..<parts { sum = sum.plusProduct(state.sums[p * heads + h], factors[p]) }
                 }
                 let inverse = 1 / sum
                 for d in 0..<hd {
                     var y = state.accumulators[h * hd + d]
                     if parts > 1 {
                         y = 0
-                        for p in 0..<parts { y = y.addingProduct(state.accumulators[(p * heads + h) * hd + d], factors[p]) }
+                        for p in 0..<parts { y = y.plusProduct(state.accumulators[(p * heads + h) * hd + d], factors[p]) }
                     }
                     out[h * hd + d] = halfPrecision ? y * inverse : y / sum
                 }
@@ -253,7 +253,7 @@ public enum Attention {
             if half { y = widened(narrowed(y)) }
         }
         if weight != 0 {
-            y.addProduct(value, SIMD16(repeating: weight))
+            y.multiplyAdd(value, SIMD16(repeating: weight))
             if half { y = widened(narrowed(y)) }
         }
     }

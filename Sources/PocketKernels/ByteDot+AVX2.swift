@@ -12,7 +12,7 @@
 //   nibbles) splits the unsigned operand into its even and odd bytes first, so each 16-bit lane
 //   holds one product (|255·128| < 32768), at twice the cost.
 
-#if POCKET_AVX2
+#if POCKET_ISA_AVX2
 import _Builtin_intrinsics.intel
 
 extension ByteDot {

@@ -8,7 +8,7 @@
 // instructions on the build machine (`POCKET_AVX512_VNNI`); `ByteDot+AVX2.swift` is the same
 // interface for CPUs with AVX2 only.
 
-#if POCKET_AVX512_VNNI
+#if POCKET_ISA_AVX512_VNNI
 import _Builtin_intrinsics.intel
 
 extension ByteDot {

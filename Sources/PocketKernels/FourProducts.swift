@@ -30,10 +30,10 @@ package struct FourProducts {
     /// Adds activation block `b` times the weights, scaled by `d` times the block's scale.
     @inline(__always)
     package mutating func add(_ low: SIMD16<UInt32>, _ high: SIMD16<UInt32>, block b: Int, scale d: Float) {
-        p0.addProduct(IntegerLanes.blockProducts(low, high, v0 + 128 * b), SIMD16(repeating: d * s0[b]))
-        p1.addProduct(IntegerLanes.blockProducts(low, high, v1 + 128 * b), SIMD16(repeating: d * s1[b]))
-        p2.addProduct(IntegerLanes.blockProducts(low, high, v2 + 128 * b), SIMD16(repeating: d * s2[b]))
-        p3.addProduct(IntegerLanes.blockProducts(low, high, v3 + 128 * b), SIMD16(repeating: d * s3[b]))
+        p0.multiplyAdd(IntegerLanes.blockProducts(low, high, v0 + 128 * b), SIMD16(repeating: d * s0[b]))
+        p1.multiplyAdd(IntegerLanes.blockProducts(low, high, v1 + 128 * b), SIMD16(repeating: d * s1[b]))
+        p2.multiplyAdd(IntegerLanes.blockProducts(low, high, v2 + 128 * b), SIMD16(repeating: d * s2[b]))
+        p3.multiplyAdd(IntegerLanes.blockProducts(low, high, v3 + 128 * b), SIMD16(repeating: d * s3[b]))
     }
 
     /// The four sums of lanes.

@@ -105,7 +105,7 @@ extension WordGroupFormat {
             let q = unsignedWeights(block)
             var integer = -weightOffset * x.blockIntegerSums[b]
             for i in 0..<32 { integer += Int32(q[i]) * Int32(x.bytes[32 * b + i]) }
-            sum = sum.addingProduct(Float(integer), UnsafeRawPointer(block).loadHalf(at: 0) * x.scales[b])
+            sum = sum.plusProduct(Float(integer), UnsafeRawPointer(block).loadHalf(at: 0) * x.scales[b])
         }
         return sum
     }

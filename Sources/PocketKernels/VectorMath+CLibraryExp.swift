@@ -15,7 +15,7 @@ extension VectorMath {
     /// e^x for each lane, bit for bit the C library's `expf` (see the top of this file).
     @inline(__always)
     public static func cLibraryExp(_ x: SIMD16<Float>) -> SIMD16<Float> {
-        #if POCKET_AVX512_VNNI || POCKET_AVX2
+        #if POCKET_256BIT_VECTORS
         CLibraryExp.exp(x)
         #else
         var y = SIMD16<Float>()
@@ -39,7 +39,7 @@ extension VectorMath {
     }
 }
 
-#if POCKET_AVX512_VNNI || POCKET_AVX2
+#if POCKET_256BIT_VECTORS
 import _Builtin_intrinsics.intel
 
 /// glibc's `expf` algorithm in double lanes, 8 (AVX-512) or 4 (AVX2) at a time (its constants
@@ -67,7 +67,7 @@ enum CLibraryExp {
     /// e^x for sixteen lanes.
     @inline(__always)
     static func exp(_ x: SIMD16<Float>) -> SIMD16<Float> {
-        #if POCKET_AVX512_VNNI
+        #if POCKET_512BIT_VECTORS
         let table = table
         var y = SIMD16(lowHalf: exp(x.lowHalf, table), highHalf: exp(x.highHalf, table))
         #else
@@ -84,7 +84,7 @@ enum CLibraryExp {
         return y
     }
 
-    #if POCKET_AVX512_VNNI
+    #if POCKET_512BIT_VECTORS
     /// The general path for eight lanes, in double precision.
     @inline(__always)
     static func exp(_ x: SIMD8<Float>, _ table: Table) -> SIMD8<Float> {

@@ -5,7 +5,7 @@
 // score; here they are done for eight scores together, lanes transposed as they go, so that each
 // instruction finishes a step for several scores and the result is one vector of eight scores.
 
-#if POCKET_X86_KERNELS
+#if POCKET_256BIT_VECTORS
 import _Builtin_intrinsics.intel
 #endif
 
@@ -15,7 +15,7 @@ extension VectorMath {
     @inline(__always)
     public static func eightDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float16>, stride: Int, count: Int) -> SIMD8<Float> {
         @inline(__always) func lanes(_ j: Int) -> SIMD8<Float> { eightLanes(a, b + j * stride, count: count) }
-        #if POCKET_X86_KERNELS
+        #if POCKET_256BIT_VECTORS
         // Step 1, per pair of scores: each one's eight lanes halved to four ([four_j | four_k]).
         @inline(__always) func halved(_ j: Int) -> __m256 {
             let e = lanes(j), f = lanes(j + 1)

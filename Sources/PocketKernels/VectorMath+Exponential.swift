@@ -32,7 +32,7 @@ extension VectorMath {
         typealias C = ExpConstants
         @inline(__always) func fma(_ a: SIMD16<Float>, _ b: SIMD16<Float>, _ c: SIMD16<Float>) -> SIMD16<Float> {
             var r = c
-            r.addProduct(a, b)
+            r.multiplyAdd(a, b)
             return r
         }
         @inline(__always) func splat(_ v: Float) -> SIMD16<Float> { SIMD16(repeating: v) }
@@ -65,15 +65,15 @@ extension VectorMath {
     /// Scalar reference for ``exp(_:)-(SIMD16<Float>)``: the same steps on one value.
     public static func expReference(_ x: Float) -> Float {
         typealias C = ExpConstants
-        let n = C.shifter.addingProduct(x, C.log2e) - C.shifter
+        let n = C.shifter.plusProduct(x, C.log2e) - C.shifter
         guard !n.isNaN else { return .nan }
         if abs(n) > 192 { return n > 0 ? .infinity : 0 }
-        let b = x.addingProduct(-n, C.ln2High).addingProduct(-n, C.ln2Low)
+        let b = x.plusProduct(-n, C.ln2High).plusProduct(-n, C.ln2Low)
         let u = b * b
-        let upper = C.c4.addingProduct(C.c5, b)        // c4 + c5·b
-        let middle = C.c2.addingProduct(C.c3, b)       // c2 + c3·b
-        let lower = Float(1).addingProduct(C.c1, b)    // 1 + c1·b
-        let j = lower.addingProduct(middle.addingProduct(upper, u), u)
+        let upper = C.c4.plusProduct(C.c5, b)        // c4 + c5·b
+        let middle = C.c2.plusProduct(C.c3, b)       // c2 + c3·b
+        let lower = Float(1).plusProduct(C.c1, b)    // 1 + c1·b
+        let j = lower.plusProduct(middle.plusProduct(upper, u), u)
         return Float(Double(j) * Double(sign: .plus, exponent: Int(n), significand: 1))
     }
 }

@@ -53,13 +53,13 @@ public enum VectorMath {
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var i = 0
         while i < count {
-            acc0.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
+            acc0.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
                             widened(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)))
-            acc1.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
+            acc1.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
                             widened(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self)))
-            acc2.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self),
+            acc2.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self),
                             widened(rb.loadUnaligned(fromByteOffset: 2 * i + 64, as: SIMD16<Float16>.self)))
-            acc3.addProduct(ra.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self),
+            acc3.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self),
                             widened(rb.loadUnaligned(fromByteOffset: 2 * i + 96, as: SIMD16<Float16>.self)))
             i += 64
         }
@@ -147,11 +147,11 @@ public enum VectorMath {
         var i = 0
         while i + 16 <= count {
             var v = widened(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
-            v.addProduct(widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
+            v.multiplyAdd(widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
             ry.storeBytes(of: narrowed(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
             i += 16
         }
-        while i < count { y[i] = Float16(Float(y[i]).addingProduct(Float(x[i]), a)); i += 1 }
+        while i < count { y[i] = Float16(Float(y[i]).plusProduct(Float(x[i]), a)); i += 1 }
     }
 
     /// `y[i] = fma(x[i], a, y[i])` with `x` in half precision (a row of the KV cache) and a
@@ -163,11 +163,11 @@ public enum VectorMath {
         var i = 0
         while i + 16 <= count {
             var v = ry.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
-            v.addProduct(widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
+            v.multiplyAdd(widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
             ry.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD16<Float>.self)
             i += 16
         }
-        while i < count { y[i] = y[i].addingProduct(Float(x[i]), a); i += 1 }
+        while i < count { y[i] = y[i].plusProduct(Float(x[i]), a); i += 1 }
     }
 
     /// `y[i] *= a` for `count` elements.

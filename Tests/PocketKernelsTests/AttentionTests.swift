@@ -104,8 +104,8 @@ import Testing
                     }
                     for d in 0..<hd {
                         let v = Float(values[j * rowStride + hd + d])
-                        half[d] = Float16(Float(half[d]).addingProduct(v, weight))
-                        single[d] = single[d].addingProduct(v, weight)
+                        half[d] = Float16(Float(half[d]).plusProduct(v, weight))
+                        single[d] = single[d].plusProduct(v, weight)
                     }
                     sum = sum * rescale + weight
                 }

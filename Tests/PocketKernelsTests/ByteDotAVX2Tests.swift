@@ -2,7 +2,7 @@
 // their stated ranges, against plain integer arithmetic: a product that saturated 16 bits or
 // lost a sign would differ here before it showed in a kernel.
 
-#if POCKET_AVX2
+#if POCKET_X86_KERNELS && !POCKET_512BIT_VECTORS
 @testable import PocketKernels
 import Testing
 

@@ -46,7 +46,7 @@ import Testing
         var rng = TestRandom(seed: UInt64(count) + 200)
         let x = randomHalves(count, &rng)
         var y = (0..<count).map { _ in Float.random(in: -1...1, using: &rng) }
-        let expected = zip(y, x).map { $0.0.addingProduct(Float($0.1), 0.37) }
+        let expected = zip(y, x).map { $0.0.plusProduct(Float($0.1), 0.37) }
         VectorMath.addScaled(x, scale: 0.37, to: &y, count: count)
         #expect(y == expected)
     }
@@ -56,7 +56,7 @@ import Testing
         var rng = TestRandom(seed: UInt64(count) + 300)
         let x = randomHalves(count, &rng)
         var y = randomHalves(count, &rng)
-        let expected = zip(y, x).map { Float16(Float($0.0).addingProduct(Float($0.1), 0.61)) }
+        let expected = zip(y, x).map { Float16(Float($0.0).plusProduct(Float($0.1), 0.61)) }
         VectorMath.addScaled(x, scale: 0.61, to: &y, count: count)
         #expect(y == expected)
         var z = y

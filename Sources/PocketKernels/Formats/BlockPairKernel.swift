@@ -31,7 +31,7 @@ extension BlockPairKernel {
         var b = 0
         while b + 2 <= blocks {
             let (w, d) = pair(block)
-            lanes.addProduct(products(w, x, b), scales(ByteDot.halves(d), x, b))
+            lanes.multiplyAdd(products(w, x, b), scales(ByteDot.halves(d), x, b))
             block += 2 * blockBytes
             b += 2
         }
@@ -49,10 +49,10 @@ extension BlockPairKernel {
         while b + 2 <= blocks {
             let (w, dBits) = pair(block)
             let d = ByteDot.halves(dBits)
-            l0.addProduct(products(w, x.0, b), scales(d, x.0, b))
-            l1.addProduct(products(w, x.1, b), scales(d, x.1, b))
-            l2.addProduct(products(w, x.2, b), scales(d, x.2, b))
-            l3.addProduct(products(w, x.3, b), scales(d, x.3, b))
+            l0.multiplyAdd(products(w, x.0, b), scales(d, x.0, b))
+            l1.multiplyAdd(products(w, x.1, b), scales(d, x.1, b))
+            l2.multiplyAdd(products(w, x.2, b), scales(d, x.2, b))
+            l3.multiplyAdd(products(w, x.3, b), scales(d, x.3, b))
             block += 2 * blockBytes
             b += 2
         }
@@ -114,10 +114,10 @@ extension BlockPairKernel {
         let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD16<Int32>.self)
         let start = SIMD16<Int32>.zero &- sums &<< offsetShift
         let s = ByteDot.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
-        c.r0.addProduct(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.0, offsetShift: offsetShift, values)), d.0 * s)
-        c.r1.addProduct(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.1, offsetShift: offsetShift, values)), d.1 * s)
-        c.r2.addProduct(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.2, offsetShift: offsetShift, values)), d.2 * s)
-        c.r3.addProduct(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.3, offsetShift: offsetShift, values)), d.3 * s)
+        c.r0.multiplyAdd(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.0, offsetShift: offsetShift, values)), d.0 * s)
+        c.r1.multiplyAdd(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.1, offsetShift: offsetShift, values)), d.1 * s)
+        c.r2.multiplyAdd(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.2, offsetShift: offsetShift, values)), d.2 * s)
+        c.r3.multiplyAdd(ByteDot.floats(ByteDot.dot(start, offsetWeights: w.3, offsetShift: offsetShift, values)), d.3 * s)
     }
 
     /// The fp16 scales at `offset` of block `block` and of the next, as ``pair(_:)`` returns
@@ -159,7 +159,7 @@ extension BlockPairKernel {
         let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD8<UInt32>.self)
         let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD8<Int32>.self)
         let p = ByteDot.dot(.zero, offsetWeights: w, offsetShift: offsetShift, values) &- sums &<< offsetShift
-        lanes.lowHalf.addProduct(IntegerLanes.exactFloats(p), SIMD8(repeating: d * x.scales[b]))
+        lanes.lowHalf.multiplyAdd(IntegerLanes.exactFloats(p), SIMD8(repeating: d * x.scales[b]))
     }
 }
 /// The sums of one activation vector with the four rows of a ``BlockPairKernel/dot4x4(rows:rowBytes:_:blocks:)``

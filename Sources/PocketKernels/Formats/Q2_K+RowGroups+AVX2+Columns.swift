@@ -13,7 +13,7 @@
 // between columns. The integers and the order of the float steps are those of `groupDot8`, so
 // the sums are the same bit for bit.
 
-#if POCKET_AVX2
+#if POCKET_X86_KERNELS && !POCKET_512BIT_VECTORS
 extension Q2_K.X86 {
     /// A column's broadcast words are written once per tile and read by each of its groups:
     /// sixteen groups at least (the weight-bytes rule alone gives 3,072-column matrices tiles of

@@ -14,7 +14,7 @@
 // eight vectors' sums, so a sub-block's unpacking and scale pick serve eight vectors: 3B prefill
 // (pp512, alternating `pocket-bench` runs) 45.7–47.0 → 48.8–49.7 tokens/s.
 
-#if POCKET_AVX2
+#if POCKET_X86_KERNELS && !POCKET_512BIT_VECTORS
 extension Q2_K.X86 {
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
@@ -174,8 +174,8 @@ extension Q2_K.X86 {
         _ superScale: Float
     ) {
         let scale = SIMD8<Float>(repeating: superScale)
-        sum.addProduct(ByteDot.floats(integers), d * scale)
-        sum.addProduct(-(dmin * scale), ByteDot.floats(mins))
+        sum.multiplyAdd(ByteDot.floats(integers), d * scale)
+        sum.multiplyAdd(-(dmin * scale), ByteDot.floats(mins))
     }
 }
 #endif

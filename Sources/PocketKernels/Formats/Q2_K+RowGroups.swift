@@ -104,8 +104,8 @@ extension Q2_K: RowGroupFormat {
                 mins += Int32(packed &>> 4) * Int32(x.pairedSubBlockSums[16 * sb + Q8Activations.subBlockPairIndex(m)])
             }
             let d = UnsafeRawPointer(block).loadHalf(at: dOffset), dmin = UnsafeRawPointer(block).loadHalf(at: dminOffset)
-            sum = sum.addingProduct(Float(integer), d * x.superScales[sb])
-            sum = sum.addingProduct(-(dmin * x.superScales[sb]), Float(mins))
+            sum = sum.plusProduct(Float(integer), d * x.superScales[sb])
+            sum = sum.plusProduct(-(dmin * x.superScales[sb]), Float(mins))
         }
         return sum
     }
@@ -171,7 +171,7 @@ extension Q2_K.X86: RowGroupKernel {
         SIMD16<UInt32>(truncatingIfNeeded: low) & 0xFFFF | SIMD16<UInt32>(truncatingIfNeeded: high) &<< 16
     }
 
-    #if !POCKET_AVX2  // AVX2 has its own (`Q2_K+RowGroups+AVX2.swift`)
+    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q2_K+RowGroups+AVX2.swift`)
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
@@ -256,8 +256,8 @@ extension Q2_K.X86: RowGroupKernel {
         let d = ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
         let dmin = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
         let scale = SIMD16<Float>(repeating: superScale)
-        sum.addProduct(ByteDot.floats(integers), d * scale)
-        sum.addProduct(-(dmin * scale), ByteDot.floats(mins))
+        sum.multiplyAdd(ByteDot.floats(integers), d * scale)
+        sum.multiplyAdd(-(dmin * scale), ByteDot.floats(mins))
     }
 }
 

@@ -38,8 +38,8 @@ extension Q2_K: QuantizedDotFormat {
             }
             let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self)) * scale.pointee
             let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
-            sum.addProduct(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
-            sum.addProduct(IntegerLanes.exactFloats(mins) * -dmin, sums.loadUnaligned(as: SIMD16<Float>.self))
+            sum.multiplyAdd(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
+            sum.multiplyAdd(IntegerLanes.exactFloats(mins) * -dmin, sums.loadUnaligned(as: SIMD16<Float>.self))
             block += bytesPerBlock
             x += 512
             sums += 64
@@ -83,14 +83,14 @@ extension Q2_K: QuantizedDotFormat {
             @inline(__always) func sums(_ s: UnsafeRawPointer) -> SIMD16<Float> {
                 s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self)
             }
-            sum0.addProduct(IntegerLanes.exactFloats(products(v0)), SIMD16(repeating: d * x.0.superScales[sb]))
-            sum1.addProduct(IntegerLanes.exactFloats(products(v1)), SIMD16(repeating: d * x.1.superScales[sb]))
-            sum2.addProduct(IntegerLanes.exactFloats(products(v2)), SIMD16(repeating: d * x.2.superScales[sb]))
-            sum3.addProduct(IntegerLanes.exactFloats(products(v3)), SIMD16(repeating: d * x.3.superScales[sb]))
-            sum0.addProduct(offsets, sums(s0))
-            sum1.addProduct(offsets, sums(s1))
-            sum2.addProduct(offsets, sums(s2))
-            sum3.addProduct(offsets, sums(s3))
+            sum0.multiplyAdd(IntegerLanes.exactFloats(products(v0)), SIMD16(repeating: d * x.0.superScales[sb]))
+            sum1.multiplyAdd(IntegerLanes.exactFloats(products(v1)), SIMD16(repeating: d * x.1.superScales[sb]))
+            sum2.multiplyAdd(IntegerLanes.exactFloats(products(v2)), SIMD16(repeating: d * x.2.superScales[sb]))
+            sum3.multiplyAdd(IntegerLanes.exactFloats(products(v3)), SIMD16(repeating: d * x.3.superScales[sb]))
+            sum0.multiplyAdd(offsets, sums(s0))
+            sum1.multiplyAdd(offsets, sums(s1))
+            sum2.multiplyAdd(offsets, sums(s2))
+            sum3.multiplyAdd(offsets, sums(s3))
             block += bytesPerBlock
         }
         return SIMD4(sum0.sum(), sum1.sum(), sum2.sum(), sum3.sum())

@@ -40,8 +40,8 @@ extension Q2_K {
                 products &+= planeProducts(3) &* c.3
                 let scales = ByteDot.halves(block, dOffset)
                 let d = scales[0] * x.superScales[sb], dmin = scales[1]
-                sum.addProduct(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
-                sum.addProduct(IntegerLanes.exactFloats(mins(block, minShifts)) * -dmin, sums.loadUnaligned(as: SIMD16<Float>.self))
+                sum.multiplyAdd(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
+                sum.multiplyAdd(IntegerLanes.exactFloats(mins(block, minShifts)) * -dmin, sums.loadUnaligned(as: SIMD16<Float>.self))
                 block += bytesPerBlock
                 values += 256
                 sums += 64
@@ -82,14 +82,14 @@ extension Q2_K {
                 @inline(__always) func sums(_ s: UnsafeRawPointer) -> SIMD16<Float> {
                     s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self)
                 }
-                sum0.addProduct(products(v0), SIMD16(repeating: d * x.0.superScales[sb]))
-                sum1.addProduct(products(v1), SIMD16(repeating: d * x.1.superScales[sb]))
-                sum2.addProduct(products(v2), SIMD16(repeating: d * x.2.superScales[sb]))
-                sum3.addProduct(products(v3), SIMD16(repeating: d * x.3.superScales[sb]))
-                sum0.addProduct(offsets, sums(s0))
-                sum1.addProduct(offsets, sums(s1))
-                sum2.addProduct(offsets, sums(s2))
-                sum3.addProduct(offsets, sums(s3))
+                sum0.multiplyAdd(products(v0), SIMD16(repeating: d * x.0.superScales[sb]))
+                sum1.multiplyAdd(products(v1), SIMD16(repeating: d * x.1.superScales[sb]))
+                sum2.multiplyAdd(products(v2), SIMD16(repeating: d * x.2.superScales[sb]))
+                sum3.multiplyAdd(products(v3), SIMD16(repeating: d * x.3.superScales[sb]))
+                sum0.multiplyAdd(offsets, sums(s0))
+                sum1.multiplyAdd(offsets, sums(s1))
+                sum2.multiplyAdd(offsets, sums(s2))
+                sum3.multiplyAdd(offsets, sums(s3))
                 block += bytesPerBlock
             }
             return SIMD4(ByteDot.sum(sum0), ByteDot.sum(sum1), ByteDot.sum(sum2), ByteDot.sum(sum3))

@@ -34,7 +34,7 @@ extension Q3_K: QuantizedDotFormat {
             // are loop invariants.
             @inline(__always) func step(_ b: Int) {
                 let (low, high) = weights(block, b, subScales, highBits, shifts)
-                products.addProduct(IntegerLanes.blockProducts(low, high, values + 128 * b), SIMD16(repeating: d * scales[b]))
+                products.multiplyAdd(IntegerLanes.blockProducts(low, high, values + 128 * b), SIMD16(repeating: d * scales[b]))
             }
             step(0); step(1); step(2); step(3); step(4); step(5); step(6); step(7)
             block += bytesPerBlock

@@ -20,7 +20,7 @@ extension Q4_0: QuantizedDotFormat {
         for b in 0..<blocks {
             let d = IntegerLanes.half(block, dOffset)
             let (low, high) = weights(block, shifts)
-            products.addProduct(IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
+            products.multiplyAdd(IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
             block += bytesPerBlock
             values += 128
         }

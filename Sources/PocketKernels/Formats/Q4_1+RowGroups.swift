@@ -26,9 +26,9 @@ extension Q4_1: WordGroupFormat {
             for i in 0..<8 {
                 var product: Int32 = 0
                 for k in 4 * i..<4 * i + 4 { product += Int32(q[k]) * Int32(x.bytes[32 * b + k]) }
-                lanes[i] = lanes[i].addingProduct(scale, Float(product))
+                lanes[i] = lanes[i].plusProduct(scale, Float(product))
             }
-            offsets = offsets.addingProduct(UnsafeRawPointer(block).loadHalf(at: mOffset), x.sums[b])
+            offsets = offsets.plusProduct(UnsafeRawPointer(block).loadHalf(at: mOffset), x.sums[b])
         }
         return ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])) + offsets
     }
@@ -93,11 +93,11 @@ extension Q4_1.X86: RowGroupKernel {
                 ByteDot.floats(ByteDot.dot(.zero, small: w, SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))))
             }
             let scale = d * SIMD16(repeating: x.scales[b])
-            l0.addProduct(scale, products(w.w0, 0)); l1.addProduct(scale, products(w.w1, 1))
-            l2.addProduct(scale, products(w.w2, 2)); l3.addProduct(scale, products(w.w3, 3))
-            l4.addProduct(scale, products(w.w4, 4)); l5.addProduct(scale, products(w.w5, 5))
-            l6.addProduct(scale, products(w.w6, 6)); l7.addProduct(scale, products(w.w7, 7))
-            offsets.addProduct(m, SIMD16(repeating: x.sums[b]))
+            l0.multiplyAdd(scale, products(w.w0, 0)); l1.multiplyAdd(scale, products(w.w1, 1))
+            l2.multiplyAdd(scale, products(w.w2, 2)); l3.multiplyAdd(scale, products(w.w3, 3))
+            l4.multiplyAdd(scale, products(w.w4, 4)); l5.multiplyAdd(scale, products(w.w5, 5))
+            l6.multiplyAdd(scale, products(w.w6, 6)); l7.multiplyAdd(scale, products(w.w7, 7))
+            offsets.multiplyAdd(m, SIMD16(repeating: x.sums[b]))
         }
 
         /// Each row's lanes summed pairwise, as ``Q4_1/dot(row:_:blocks:)`` does, plus its

@@ -33,8 +33,8 @@ extension Q4_1: QuantizedDotFormat {
             let products = groupSums(nibbles(block, shifts) &* x.loadUnaligned(as: SIMD32<Int16>.self))
             let d = Float(block.loadUnaligned(as: Float16.self))
             let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
-            lanes.addProduct(SIMD8<Float>(repeating: d * scales[b]), products)
-            offsets = offsets.addingProduct(m, sums[b])
+            lanes.multiplyAdd(SIMD8<Float>(repeating: d * scales[b]), products)
+            offsets = offsets.plusProduct(m, sums[b])
             block += 20
             x += 64
         }
@@ -61,14 +61,14 @@ extension Q4_1: QuantizedDotFormat {
             }
             let d = Float(block.loadUnaligned(as: Float16.self))
             let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
-            l0.addProduct(SIMD8<Float>(repeating: d * x.0.scales[b]), products(v0))
-            l1.addProduct(SIMD8<Float>(repeating: d * x.1.scales[b]), products(v1))
-            l2.addProduct(SIMD8<Float>(repeating: d * x.2.scales[b]), products(v2))
-            l3.addProduct(SIMD8<Float>(repeating: d * x.3.scales[b]), products(v3))
-            o0 = o0.addingProduct(m, x.0.sums[b])
-            o1 = o1.addingProduct(m, x.1.sums[b])
-            o2 = o2.addingProduct(m, x.2.sums[b])
-            o3 = o3.addingProduct(m, x.3.sums[b])
+            l0.multiplyAdd(SIMD8<Float>(repeating: d * x.0.scales[b]), products(v0))
+            l1.multiplyAdd(SIMD8<Float>(repeating: d * x.1.scales[b]), products(v1))
+            l2.multiplyAdd(SIMD8<Float>(repeating: d * x.2.scales[b]), products(v2))
+            l3.multiplyAdd(SIMD8<Float>(repeating: d * x.3.scales[b]), products(v3))
+            o0 = o0.plusProduct(m, x.0.sums[b])
+            o1 = o1.plusProduct(m, x.1.sums[b])
+            o2 = o2.plusProduct(m, x.2.sums[b])
+            o3 = o3.plusProduct(m, x.3.sums[b])
             block += 20
         }
         return SIMD4(l0.pairwiseSum() + o0, l1.pairwiseSum() + o1, l2.pairwiseSum() + o2, l3.pairwiseSum() + o3)

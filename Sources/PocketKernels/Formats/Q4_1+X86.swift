@@ -21,8 +21,8 @@ extension Q4_1 {
             let values = UnsafeRawPointer(x.bytes)
             for b in 0..<blocks {
                 let dm = ByteDot.halves(block, dOffset), d = dm[0], m = dm[1]
-                lanes.addProduct(SIMD8(repeating: d * x.scales[b]), products(weights(block), values + 32 * b))
-                offsets = offsets.addingProduct(m, x.sums[b])
+                lanes.multiplyAdd(SIMD8(repeating: d * x.scales[b]), products(weights(block), values + 32 * b))
+                offsets = offsets.plusProduct(m, x.sums[b])
                 block += bytesPerBlock
             }
             return lanes.pairwiseSum() + offsets
@@ -40,12 +40,12 @@ extension Q4_1 {
             for b in 0..<blocks {
                 let dm = ByteDot.halves(block, dOffset), d = dm[0], m = dm[1]
                 let w = weights(block)
-                l0.addProduct(SIMD8(repeating: d * x.0.scales[b]), products(w, v0 + 32 * b))
-                l1.addProduct(SIMD8(repeating: d * x.1.scales[b]), products(w, v1 + 32 * b))
-                l2.addProduct(SIMD8(repeating: d * x.2.scales[b]), products(w, v2 + 32 * b))
-                l3.addProduct(SIMD8(repeating: d * x.3.scales[b]), products(w, v3 + 32 * b))
-                o0 = o0.addingProduct(m, x.0.sums[b]); o1 = o1.addingProduct(m, x.1.sums[b])
-                o2 = o2.addingProduct(m, x.2.sums[b]); o3 = o3.addingProduct(m, x.3.sums[b])
+                l0.multiplyAdd(SIMD8(repeating: d * x.0.scales[b]), products(w, v0 + 32 * b))
+                l1.multiplyAdd(SIMD8(repeating: d * x.1.scales[b]), products(w, v1 + 32 * b))
+                l2.multiplyAdd(SIMD8(repeating: d * x.2.scales[b]), products(w, v2 + 32 * b))
+                l3.multiplyAdd(SIMD8(repeating: d * x.3.scales[b]), products(w, v3 + 32 * b))
+                o0 = o0.plusProduct(m, x.0.sums[b]); o1 = o1.plusProduct(m, x.1.sums[b])
+                o2 = o2.plusProduct(m, x.2.sums[b]); o3 = o3.plusProduct(m, x.3.sums[b])
                 block += bytesPerBlock
             }
             return SIMD4(l0.pairwiseSum() + o0, l1.pairwiseSum() + o1, l2.pairwiseSum() + o2, l3.pairwiseSum() + o3)

@@ -11,7 +11,7 @@
 // The integer sums per sub-block are the same as the reference's, and so is every float
 // operation after them.
 
-#if POCKET_AVX2
+#if POCKET_X86_KERNELS && !POCKET_512BIT_VECTORS
 extension Q4_K.X86 {
     /// The sixteen rows of a group times `x`, in two passes of eight rows. A sub-block's eight
     /// words of nibbles (weights below 16) add in 16 bits, and its scale multiplies the sums in
@@ -35,8 +35,8 @@ extension Q4_K.X86 {
             addPair(2, column, half, x, sb, &u, &v); addPair(3, column, half, x, sb, &u, &v)
             let d = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 16 * half, as: SIMD8<UInt16>.self))
             let dmin = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32 + 16 * half, as: SIMD8<UInt16>.self))
-            sum.addProduct(d, u)
-            sum.addProduct(-dmin, v)
+            sum.multiplyAdd(d, u)
+            sum.multiplyAdd(-dmin, v)
             column += Q4_K.groupColumnBytes
         }
         return sum
@@ -81,10 +81,10 @@ extension Q4_K.X86 {
             addPair(2, column, half, x, sb, &u, &v); addPair(3, column, half, x, sb, &u, &v)
             let d = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 16 * half, as: SIMD8<UInt16>.self))
             let dmin = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32 + 16 * half, as: SIMD8<UInt16>.self))
-            s0.addProduct(d, u.l0); s0.addProduct(-dmin, v.l0)
-            s1.addProduct(d, u.l1); s1.addProduct(-dmin, v.l1)
-            s2.addProduct(d, u.l2); s2.addProduct(-dmin, v.l2)
-            s3.addProduct(d, u.l3); s3.addProduct(-dmin, v.l3)
+            s0.multiplyAdd(d, u.l0); s0.multiplyAdd(-dmin, v.l0)
+            s1.multiplyAdd(d, u.l1); s1.multiplyAdd(-dmin, v.l1)
+            s2.multiplyAdd(d, u.l2); s2.multiplyAdd(-dmin, v.l2)
+            s3.multiplyAdd(d, u.l3); s3.multiplyAdd(-dmin, v.l3)
             column += Q4_K.groupColumnBytes
         }
         return (s0, s1, s2, s3)
@@ -171,10 +171,10 @@ extension Q4_K.X86 {
         /// ``add(_:_:_:_:_:_:)`` for sums already multiplied by their scales.
         @inline(__always)
         func add(_ u: inout SIMD8<Float>, _ v: inout SIMD8<Float>, scaled low: SIMD8<Int32>, _ high: SIMD8<Int32>, _ x: Q8Vector, _ b: Int) {
-            u.addProduct(ByteDot.floats(low), SIMD8(repeating: x.scales[b]))
-            v.addProduct(min0, SIMD8(repeating: x.blockSums[b]))
-            u.addProduct(ByteDot.floats(high), SIMD8(repeating: x.scales[b + 1]))
-            v.addProduct(min1, SIMD8(repeating: x.blockSums[b + 1]))
+            u.multiplyAdd(ByteDot.floats(low), SIMD8(repeating: x.scales[b]))
+            v.multiplyAdd(min0, SIMD8(repeating: x.blockSums[b]))
+            u.multiplyAdd(ByteDot.floats(high), SIMD8(repeating: x.scales[b + 1]))
+            v.multiplyAdd(min1, SIMD8(repeating: x.blockSums[b + 1]))
         }
 
         /// A scale (below 64) in both 16-bit halves of each lane: the multiplier of

@@ -98,11 +98,11 @@ extension Q4_K: RowGroupFormat {
                     products += Int32(groupValue(column, row: row, 32 * s + k)) * Int32(x.bytes[32 * b + k])
                 }
                 let (scale, min) = groupScaleAndMin(column, row: row, s)
-                u = u.addingProduct(Float(Int32(scale) * products), x.scales[b])
-                v = v.addingProduct(Float(min), x.blockSums[b])
+                u = u.plusProduct(Float(Int32(scale) * products), x.scales[b])
+                v = v.plusProduct(Float(min), x.blockSums[b])
             }
-            sum = sum.addingProduct(column.loadHalf(at: 2 * row), u)
-            sum = sum.addingProduct(-column.loadHalf(at: 32 + 2 * row), v)
+            sum = sum.plusProduct(column.loadHalf(at: 2 * row), u)
+            sum = sum.plusProduct(-column.loadHalf(at: 32 + 2 * row), v)
         }
         return sum
     }
@@ -112,7 +112,7 @@ extension Q4_K: RowGroupFormat {
 extension Q4_K.X86: RowGroupKernel {
     public typealias Format = Q4_K
 
-    #if !POCKET_AVX2  // AVX2 has its own (`Q4_K+RowGroups+AVX2.swift`)
+    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q4_K+RowGroups+AVX2.swift`)
     /// The sixteen rows of a group times `x`, in the order of
     /// ``Q4_K/groupDotReference(_:row:_:blocks:)``.
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
@@ -143,7 +143,7 @@ extension Q4_K.X86: RowGroupKernel {
     }
     #endif
 
-    #if !POCKET_AVX2  // AVX2 has its own (`Q4_K+RowGroups+AVX2.swift`)
+    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q4_K+RowGroups+AVX2.swift`)
     /// The sixteen rows of a group times four vectors: each word of nibbles is unpacked once
     /// for the four, every vector gets the operations of ``groupDot(_:_:blocks:)``.
     @inline(never)
@@ -201,8 +201,8 @@ extension Q4_K.X86: RowGroupKernel {
     static func add(_ sum: inout SIMD16<Float>, _ u: SIMD16<Float>, _ v: SIMD16<Float>, _ column: UnsafeRawPointer) {
         let d = ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
         let dmin = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self))
-        sum.addProduct(d, u)
-        sum.addProduct(-dmin, v)
+        sum.multiplyAdd(d, u)
+        sum.multiplyAdd(-dmin, v)
     }
 
     /// The scales (integers) and mins (floats) of sub-blocks 2c and 2c + 1 of a column's
@@ -235,10 +235,10 @@ extension Q4_K.X86: RowGroupKernel {
         /// of q times `x` are `low` and `high`, into `u` and `v` in the reference's order.
         @inline(__always)
         func add(_ u: inout SIMD16<Float>, _ v: inout SIMD16<Float>, _ low: SIMD16<Int32>, _ high: SIMD16<Int32>, _ x: Q8Vector, _ b: Int) {
-            u.addProduct(ByteDot.floats(low &* scale0), SIMD16(repeating: x.scales[b]))
-            v.addProduct(min0, SIMD16(repeating: x.blockSums[b]))
-            u.addProduct(ByteDot.floats(high &* scale1), SIMD16(repeating: x.scales[b + 1]))
-            v.addProduct(min1, SIMD16(repeating: x.blockSums[b + 1]))
+            u.multiplyAdd(ByteDot.floats(low &* scale0), SIMD16(repeating: x.scales[b]))
+            v.multiplyAdd(min0, SIMD16(repeating: x.blockSums[b]))
+            u.multiplyAdd(ByteDot.floats(high &* scale1), SIMD16(repeating: x.scales[b + 1]))
+            v.multiplyAdd(min1, SIMD16(repeating: x.blockSums[b + 1]))
         }
     }
 }

@@ -33,14 +33,14 @@ extension Q4_K: QuantizedDotFormat {
             let d = IntegerLanes.half(block, dOffset)
             let dmin = IntegerLanes.half(block, dminOffset)
             let (scales, mins) = scalesAndMins(block, minShifts)
-            offsets.addProduct(mins * dmin, halfSums.loadUnaligned(as: SIMD16<Float>.self))
+            offsets.multiplyAdd(mins * dmin, halfSums.loadUnaligned(as: SIMD16<Float>.self))
             for c in 0..<4 {
                 let bytes = (IntegerLanes.repeated(block, qsOffset + 32 * c), IntegerLanes.repeated(block, qsOffset + 32 * c + 16))
                 for n in 0..<2 {
                     let b = 2 * c + n
                     let (low, high) = weights(bytes, n, shifts)
                     let scale = UInt32(truncatingIfNeeded: scales >> (8 * b) & 0xFF)
-                    products.addProduct(
+                    products.multiplyAdd(
                         IntegerLanes.blockProducts(low &* scale, high &* scale, values + 128 * (first + b)),
                         SIMD16(repeating: d * activations.scales[first + b]))
                 }
@@ -69,10 +69,10 @@ extension Q4_K: QuantizedDotFormat {
             let dmin = IntegerLanes.half(block, dminOffset)
             let (scales, mins) = scalesAndMins(block, minShifts)
             let scaledMins = mins * dmin
-            o0.addProduct(scaledMins, h0.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o1.addProduct(scaledMins, h1.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o2.addProduct(scaledMins, h2.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o3.addProduct(scaledMins, h3.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o0.multiplyAdd(scaledMins, h0.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o1.multiplyAdd(scaledMins, h1.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o2.multiplyAdd(scaledMins, h2.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o3.multiplyAdd(scaledMins, h3.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
             for c in 0..<4 {
                 let bytes = (IntegerLanes.repeated(block, qsOffset + 32 * c), IntegerLanes.repeated(block, qsOffset + 32 * c + 16))
                 for n in 0..<2 {

@@ -22,7 +22,7 @@ extension Q5_0: QuantizedDotFormat {
         for b in 0..<blocks {
             let d = IntegerLanes.half(block, dOffset)
             let (low, high) = weights(block, shifts, highShifts)
-            products.addProduct(IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
+            products.multiplyAdd(IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
             block += bytesPerBlock
             values += 128
         }

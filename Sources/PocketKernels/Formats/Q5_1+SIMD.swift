@@ -24,8 +24,8 @@ extension Q5_1: QuantizedDotFormat {
             let (low, high) = weights(block, shifts, highShifts)
             let xLow = IntegerLanes.activations(values, 0), xHigh = IntegerLanes.activations(values, 1)
             let a = activations.scales[b]
-            products.addProduct(IntegerLanes.exactFloats(low &* xLow &+ high &* xHigh), SIMD16(repeating: d * a))
-            offsets.addProduct(IntegerLanes.exactFloats(xLow &+ xHigh), SIMD16(repeating: m * a))
+            products.multiplyAdd(IntegerLanes.exactFloats(low &* xLow &+ high &* xHigh), SIMD16(repeating: d * a))
+            offsets.multiplyAdd(IntegerLanes.exactFloats(xLow &+ xHigh), SIMD16(repeating: m * a))
             block += bytesPerBlock
             values += 128
         }
@@ -49,8 +49,8 @@ extension Q5_1: QuantizedDotFormat {
                 let values = UnsafeRawPointer(v.values) + 128 * b
                 let xLow = IntegerLanes.activations(values, 0), xHigh = IntegerLanes.activations(values, 1)
                 let a = v.scales[b]
-                p.addProduct(IntegerLanes.exactFloats(low &* xLow &+ high &* xHigh), SIMD16(repeating: d * a))
-                o.addProduct(IntegerLanes.exactFloats(xLow &+ xHigh), SIMD16(repeating: m * a))
+                p.multiplyAdd(IntegerLanes.exactFloats(low &* xLow &+ high &* xHigh), SIMD16(repeating: d * a))
+                o.multiplyAdd(IntegerLanes.exactFloats(xLow &+ xHigh), SIMD16(repeating: m * a))
             }
             accumulate(x.0, &p0, &o0)
             accumulate(x.1, &p1, &o1)

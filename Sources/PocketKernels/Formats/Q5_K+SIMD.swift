@@ -24,14 +24,14 @@ extension Q5_K: QuantizedDotFormat {
             let d = IntegerLanes.half(block, dOffset)
             let dmin = IntegerLanes.half(block, dminOffset)
             let (subScales, mins) = Q4_K.scalesAndMins(block, minShifts)
-            offsets.addProduct(mins * dmin, halfSums.loadUnaligned(as: SIMD16<Float>.self))
+            offsets.multiplyAdd(mins * dmin, halfSums.loadUnaligned(as: SIMD16<Float>.self))
             let fifth = fifthBits(block)
             // Written out, not a loop: with constant sub-block numbers the per-lane shift
             // vectors are loop invariants.
             @inline(__always) func step(_ b: Int) {
                 let (low, high) = weights(block, b, fifth, shifts)
                 let scale = UInt32(truncatingIfNeeded: subScales >> (8 * b) & 0xFF)
-                products.addProduct(IntegerLanes.blockProducts(low &* scale, high &* scale, values + 128 * b), SIMD16(repeating: d * scales[b]))
+                products.multiplyAdd(IntegerLanes.blockProducts(low &* scale, high &* scale, values + 128 * b), SIMD16(repeating: d * scales[b]))
             }
             step(0); step(1); step(2); step(3); step(4); step(5); step(6); step(7)
             halfSums += 64
@@ -59,10 +59,10 @@ extension Q5_K: QuantizedDotFormat {
             let dmin = IntegerLanes.half(block, dminOffset)
             let (subScales, mins) = Q4_K.scalesAndMins(block, minShifts)
             let scaledMins = mins * dmin
-            o0.addProduct(scaledMins, h0.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o1.addProduct(scaledMins, h1.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o2.addProduct(scaledMins, h2.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
-            o3.addProduct(scaledMins, h3.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o0.multiplyAdd(scaledMins, h0.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o1.multiplyAdd(scaledMins, h1.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o2.multiplyAdd(scaledMins, h2.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
+            o3.multiplyAdd(scaledMins, h3.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self))
             let fifth = fifthBits(block)
             @inline(__always) func step(_ local: Int) {
                 let b = 8 * sb + local

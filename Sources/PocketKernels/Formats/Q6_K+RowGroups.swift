@@ -139,7 +139,7 @@ extension Q6_K: RowGroupFormat {
                     let scale = Int32(Int8(bitPattern: column.byte(at: groupScalesOffset + 64 * (m / 4) + 4 * row + m % 4)))
                     integer += scale * products
                 }
-                sum = sum.addingProduct(Float(integer), d * x.scales[8 * sb + b])
+                sum = sum.plusProduct(Float(integer), d * x.scales[8 * sb + b])
             }
         }
         return sum
@@ -202,7 +202,7 @@ extension Q6_K.X86: RowGroupKernel {
         @inline(__always)
         func add(_ sum: inout SIMD16<Float>, _ d: SIMD16<Float>, _ x: Q8Vector, _ sb: Int) {
             let integers = subBlockSum(low, x, sb, 2 * b) &* scales.0 &+ subBlockSum(high, x, sb, 2 * b + 1) &* scales.1
-            sum.addProduct(ByteDot.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
+            sum.multiplyAdd(ByteDot.floats(integers), d * SIMD16(repeating: x.scales[8 * sb + b]))
         }
     }
 

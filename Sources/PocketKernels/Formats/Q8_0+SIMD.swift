@@ -24,7 +24,7 @@ extension Q8_0: QuantizedDotFormat {
             let d = IntegerLanes.half(block, 0)
             let (low, high) = weights(block, up)
             let products = llamaLanes(low &* IntegerLanes.activations(x, 0), high &* IntegerLanes.activations(x, 1))
-            lanes.addProduct(SIMD8<Float>(repeating: d * scales[b]), products)
+            lanes.multiplyAdd(SIMD8<Float>(repeating: d * scales[b]), products)
             block += 34
             x += 128
         }
@@ -48,10 +48,10 @@ extension Q8_0: QuantizedDotFormat {
             @inline(__always) func products(_ v: UnsafeRawPointer) -> SIMD8<Float> {
                 llamaLanes(low &* IntegerLanes.activations(v + 128 * b, 0), high &* IntegerLanes.activations(v + 128 * b, 1))
             }
-            l0.addProduct(SIMD8<Float>(repeating: d * x.0.scales[b]), products(v0))
-            l1.addProduct(SIMD8<Float>(repeating: d * x.1.scales[b]), products(v1))
-            l2.addProduct(SIMD8<Float>(repeating: d * x.2.scales[b]), products(v2))
-            l3.addProduct(SIMD8<Float>(repeating: d * x.3.scales[b]), products(v3))
+            l0.multiplyAdd(SIMD8<Float>(repeating: d * x.0.scales[b]), products(v0))
+            l1.multiplyAdd(SIMD8<Float>(repeating: d * x.1.scales[b]), products(v1))
+            l2.multiplyAdd(SIMD8<Float>(repeating: d * x.2.scales[b]), products(v2))
+            l3.multiplyAdd(SIMD8<Float>(repeating: d * x.3.scales[b]), products(v3))
             block += 34
         }
         return SIMD4(l0.pairwiseSum(), l1.pairwiseSum(), l2.pairwiseSum(), l3.pairwiseSum())

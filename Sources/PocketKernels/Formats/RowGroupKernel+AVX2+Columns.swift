@@ -7,7 +7,7 @@
 // columns. The integers and float steps are the four-vector loop's (``add(_:_:_:start:scale:word:)``),
 // so the sums are the same bit for bit.
 
-#if POCKET_AVX2
+#if POCKET_X86_KERNELS && !POCKET_512BIT_VECTORS
 /// The loop of the AVX2 kernels that go through a tile column by column
 /// (``RowGroupKernel/tileDot8(_:groupBytes:count:_:blocks:into:stride:)``): for each of `blocks`
 /// columns, `broadcast(b, words)` fills a buffer of `broadcastBytes`, then

@@ -14,7 +14,7 @@
 //   block starts from zero instead of −128·Σx.
 // The integers are the same as the reference's, so the results are bit for bit the same.
 
-#if POCKET_AVX2
+#if POCKET_X86_KERNELS && !POCKET_512BIT_VECTORS
 /// A four-vector product of a row group from its two passes of eight rows: `pass(0)` gives rows
 /// 0…7, `pass(1)` rows 8…15, each the four vectors' sums.
 @inline(__always)
@@ -80,7 +80,7 @@ extension GroupColumnKernel {
             p = ByteDot.dot(start(), below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
             q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
         }
-        sum.addProduct(ByteDot.floats(p &+ q), d * scale())
+        sum.multiplyAdd(ByteDot.floats(p &+ q), d * scale())
     }
 
     /// The scales `d` of rows `8·half`…`8·half + 7` of a column as floats.

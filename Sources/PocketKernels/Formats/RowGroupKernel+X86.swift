@@ -67,7 +67,7 @@ extension GroupColumnKernel {
         return sum
     }
 
-    #if !POCKET_AVX2  // AVX2 has its own, in halves (`RowGroupKernel+AVX2.swift`)
+    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own, in halves (`RowGroupKernel+AVX2.swift`)
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
@@ -100,7 +100,7 @@ extension GroupColumnKernel {
             p = ByteDot.dot(start, below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
             q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
         } else {
-            #if POCKET_AVX2
+            #if !POCKET_512BIT_VECTORS
             // Q8_0 on AVX2: signed products (``ByteDot/dot(_:flipped:_:)-(SIMD16<Int32>,_,_)``),
             // no offset to take away.
             let start = SIMD16<Int32>.zero
@@ -116,7 +116,7 @@ extension GroupColumnKernel {
             p = product(product(product(product(start, w.w0, 0), w.w1, 1), w.w2, 2), w.w3, 3)
             q = product(product(product(product(.zero, w.w4, 4), w.w5, 5), w.w6, 6), w.w7, 7)
         }
-        sum.addProduct(ByteDot.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
+        sum.multiplyAdd(ByteDot.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
     }
 }
 #endif

@@ -27,10 +27,10 @@ extension ScaleMinKernel {
         var block = row
         for sb in 0..<(blocks / 8) {
             let (scales, mins) = scalesAndMins(block)
-            offsets.addProduct(mins, UnsafeRawPointer(x.blockSums + 8 * sb).loadUnaligned(as: SIMD8<Float>.self))
+            offsets.multiplyAdd(mins, UnsafeRawPointer(x.blockSums + 8 * sb).loadUnaligned(as: SIMD8<Float>.self))
             for c in 0..<4 {
                 let b = 8 * sb + 2 * c
-                lanes.addProduct(products(weights(block, c), x, b), spreadScales(scales, c, x, b))
+                lanes.multiplyAdd(products(weights(block, c), x, b), spreadScales(scales, c, x, b))
             }
             block += superBlockBytes
         }
@@ -50,15 +50,15 @@ extension ScaleMinKernel {
             @inline(__always) func sums(_ v: Q8Vector) -> SIMD8<Float> {
                 UnsafeRawPointer(v.blockSums + 8 * sb).loadUnaligned(as: SIMD8<Float>.self)
             }
-            o0.addProduct(mins, sums(x.0)); o1.addProduct(mins, sums(x.1))
-            o2.addProduct(mins, sums(x.2)); o3.addProduct(mins, sums(x.3))
+            o0.multiplyAdd(mins, sums(x.0)); o1.multiplyAdd(mins, sums(x.1))
+            o2.multiplyAdd(mins, sums(x.2)); o3.multiplyAdd(mins, sums(x.3))
             for c in 0..<4 {
                 let b = 8 * sb + 2 * c
                 let w = weights(block, c)
-                l0.addProduct(products(w, x.0, b), spreadScales(scales, c, x.0, b))
-                l1.addProduct(products(w, x.1, b), spreadScales(scales, c, x.1, b))
-                l2.addProduct(products(w, x.2, b), spreadScales(scales, c, x.2, b))
-                l3.addProduct(products(w, x.3, b), spreadScales(scales, c, x.3, b))
+                l0.multiplyAdd(products(w, x.0, b), spreadScales(scales, c, x.0, b))
+                l1.multiplyAdd(products(w, x.1, b), spreadScales(scales, c, x.1, b))
+                l2.multiplyAdd(products(w, x.2, b), spreadScales(scales, c, x.2, b))
+                l3.multiplyAdd(products(w, x.3, b), spreadScales(scales, c, x.3, b))
             }
             block += superBlockBytes
         }

@@ -42,7 +42,7 @@ extension SignedScaleKernel {
             let d = ByteDot.half(block, scaleOffset)
             for k in 0..<4 {
                 let b = 8 * sb + 2 * k
-                lanes.addProduct(products(weights(block, k), scales(block, k, shifts), x, b), spreadScales(d, x, b))
+                lanes.multiplyAdd(products(weights(block, k), scales(block, k, shifts), x, b), spreadScales(d, x, b))
             }
             block += superBlockBytes
         }
@@ -62,10 +62,10 @@ extension SignedScaleKernel {
             for k in 0..<4 {
                 let b = 8 * sb + 2 * k
                 let w = weights(block, k), s = scales(block, k, shifts)
-                l0.addProduct(products(w, s, x.0, b), spreadScales(d, x.0, b))
-                l1.addProduct(products(w, s, x.1, b), spreadScales(d, x.1, b))
-                l2.addProduct(products(w, s, x.2, b), spreadScales(d, x.2, b))
-                l3.addProduct(products(w, s, x.3, b), spreadScales(d, x.3, b))
+                l0.multiplyAdd(products(w, s, x.0, b), spreadScales(d, x.0, b))
+                l1.multiplyAdd(products(w, s, x.1, b), spreadScales(d, x.1, b))
+                l2.multiplyAdd(products(w, s, x.2, b), spreadScales(d, x.2, b))
+                l3.multiplyAdd(products(w, s, x.3, b), spreadScales(d, x.3, b))
             }
             block += superBlockBytes
         }
