@@ -109,6 +109,9 @@ let hostFlags: Set<String> = {
     #endif
 }()
 
+/// `POCKET_NATIVE_BUILD` marks a build for the build machine's own CPU with the tier detected
+/// from it (a test checks that tier is the fastest the running CPU has).
+///
 /// The settings of every target that links the kernels (release builds inline kernels across
 /// modules, so they all need the same target CPU and conditions).
 let kernelSettings: [SwiftSetting] = {
@@ -123,6 +126,7 @@ let kernelSettings: [SwiftSetting] = {
         guard environment["POCKET_NATIVE"] == "1" else { return conditions(requested ?? .sse2, requiring: []) }
         // The consumer's `-Xswiftc -target-cpu -Xswiftc native` compiles for this machine.
         return conditions(requested ?? .fastest(for: hostFlags), requiring: Array(hostFlags))
+            + (requested == nil ? [.define("POCKET_NATIVE_BUILD")] : [])
     }
     if let named = environment["POCKET_TARGET_CPU"].flatMap({ $0.isEmpty ? nil : $0 }) {
         // Another machine's CPU: its flags are not this machine's, so the tier must be named.
@@ -132,6 +136,7 @@ let kernelSettings: [SwiftSetting] = {
     }
     return [.unsafeFlags(["-target-cpu", "native"])]
         + conditions(requested ?? .fastest(for: hostFlags), requiring: Array(hostFlags))
+        + (requested == nil ? [.define("POCKET_NATIVE_BUILD")] : [])
     #else
     return []
     #endif
