@@ -27,11 +27,15 @@ import Foundation
 // then finds nothing and the portable kernels are used unless `POCKET_ISA` names a tier.
 let environment = Context.environment
 
-/// True when this checkout was made by SwiftPM or Xcode for a package that depends on Pocket.
+/// True when this copy of Pocket was made by SwiftPM or Xcode for a package that depends on it:
+/// a source-control checkout (`<scratch>/checkouts/Pocket`, Xcode's `SourcePackages/checkouts/…`)
+/// or a registry download (`<scratch>/registry/downloads/<scope>/<name>/<version>`).
+/// `POCKET_AS_DEPENDENCY=1` or `0` overrides the guess.
 let isDependencyCheckout: Bool = {
     if let forced = environment["POCKET_AS_DEPENDENCY"] { return forced == "1" }
-    let parent = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
-    return parent.lastPathComponent == "checkouts"
+    let folders = URL(fileURLWithPath: Context.packageDirectory).standardizedFileURL.pathComponents
+    if folders.dropLast().last == "checkouts" { return true }
+    return folders.count > 5 && folders[folders.count - 5] == "registry" && folders[folders.count - 4] == "downloads"
 }()
 
 /// One row per x86-64 instruction-set tier: the compilation conditions its code is written
