@@ -147,11 +147,6 @@ let kernelSettings: [SwiftSetting] = {
     #endif
 }()
 
-/// The prefetch instruction is an LLVM builtin, reachable only with `-parse-stdlib` (an unsafe
-/// flag): root builds have it, dependency builds compile `prefetch` as a no-op.
-let prefetchSettings: [SwiftSetting] =
-    isDependencyCheckout ? [] : [.define("POCKET_PREFETCH_BUILTIN"), .unsafeFlags(["-parse-stdlib"])]
-
 let package = Package(
     name: "Pocket",
     products: [
@@ -170,12 +165,8 @@ let package = Package(
     targets: [
         // Layer 1: the GGUF file format (memory-mapped reader, metadata, tensor infos).
         .target(name: "PocketGGUF"),
-        // Under layer 2: the prefetch instruction, the one compiler builtin the kernels use
-        // (reachable only with `-parse-stdlib`, so in a module of its own; a no-op in dependency
-        // builds, which may not use that flag).
-        .target(name: "PocketPrefetch", swiftSettings: prefetchSettings),
         // Layer 2: block formats, dequantization, dot products, matmul, norms, thread pool.
-        .target(name: "PocketKernels", dependencies: ["PocketGGUF", "PocketPrefetch"], swiftSettings: kernelSettings),
+        .target(name: "PocketKernels", dependencies: ["PocketGGUF"], swiftSettings: kernelSettings),
         // Layer 2: byte-level BPE tokenizer, pre-tokenizers, chat templates, detokenizer.
         .target(name: "PocketTokenizer", dependencies: ["PocketGGUF"]),
         // Layer 3: model config, weights, KV cache, forward pass, sampling.

@@ -1,4 +1,3 @@
-import PocketPrefetch
 import Synchronization
 
 // Software prefetch in the one-vector products, the ones a decode step streams from memory.
