@@ -73,7 +73,7 @@ struct InstructionSetTier {
     }
 }
 
-/// The CPU features the runtime check knows (`CPUFeatures` in PocketKernels, through `cpuid`):
+/// The CPU features the runtime check knows (`CPUFeatures` in PocketCPU, through `cpuid`):
 /// a native build requires every one of them the build machine has, since the compiler may
 /// use any of them anywhere.
 let checkedFeatures = [
@@ -169,8 +169,12 @@ let package = Package(
         // (reachable only with `-parse-stdlib`, so in a module of its own; a no-op in dependency
         // builds, which may not use that flag).
         .target(name: "PocketPrefetch", swiftSettings: prefetchSettings),
+        // Under layer 2: the CPU check (`cpuid` against the features a build requires). Never
+        // given `kernelSettings`: it runs on the CPUs it refuses, so it is compiled for any x86-64.
+        .target(name: "PocketCPU"),
         // Layer 2: block formats, dequantization, dot products, matmul, norms, thread pool.
-        .target(name: "PocketKernels", dependencies: ["PocketGGUF", "PocketPrefetch"], swiftSettings: kernelSettings),
+        .target(
+            name: "PocketKernels", dependencies: ["PocketGGUF", "PocketPrefetch", "PocketCPU"], swiftSettings: kernelSettings),
         // Layer 2: byte-level BPE tokenizer, pre-tokenizers, chat templates, detokenizer.
         .target(name: "PocketTokenizer", dependencies: ["PocketGGUF"]),
         // Layer 3: model config, weights, KV cache, forward pass, sampling.
