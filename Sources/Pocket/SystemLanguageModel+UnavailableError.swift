@@ -29,11 +29,22 @@ extension SystemLanguageModel {
 
     /// Checks that this build of Pocket runs on this CPU (a Pocket addition to Apple's API).
     ///
-    /// Command-line tools call it first thing, to exit with its message rather than let any
-    /// later code crash on an instruction the CPU lacks; apps can rely on ``availability``.
+    /// Apps can also rely on ``availability``. Handling the error runs the caller's code: on a
+    /// CPU without AVX, code compiled with a root build's target CPU may not run at all, so
+    /// command-line tools use ``exitUnlessCPUSupported(messagePrefix:)`` instead.
     ///
     /// - Throws: ``UnsupportedCPUError`` naming the missing CPU features.
     public static func checkCPUSupport() throws {
         try CPUFeatures.checkSupported()
+    }
+
+    /// Returns if this build of Pocket runs on this CPU; otherwise writes `messagePrefix` and
+    /// ``UnsupportedCPUError``'s message to standard error and exits with status 1 (a Pocket
+    /// addition to Apple's API, for command-line tools: call it first thing).
+    ///
+    /// Everything from the check to the exit is code compiled for any x86-64 CPU, so it works
+    /// on the CPUs it refuses, whatever the tool itself was compiled for.
+    public static func exitUnlessCPUSupported(messagePrefix: StaticString) {
+        CPUFeatures.exitUnlessSupported(messagePrefix: messagePrefix)
     }
 }
