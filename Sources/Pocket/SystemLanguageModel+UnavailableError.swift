@@ -1,15 +1,16 @@
-import PocketCPU
 import PocketKernels
 
-/// This build of Pocket needs CPU instructions the running CPU lacks (a Pocket addition to
-/// Apple's API).
-///
-/// A build of Pocket compiled for another CPU (a root build is compiled for its build
-/// machine's) reports it instead of crashing on an illegal instruction: ``SystemLanguageModel``
-/// is then `.unavailable(.deviceNotEligible)` with this as its
-/// ``SystemLanguageModel/unavailableError``, and loading a model or responding throws it. Its
-/// description names the missing features and how to get a build that runs.
-public typealias UnsupportedCPUError = PocketCPU.UnsupportedCPUError
+// This build of Pocket needs CPU instructions the running CPU lacks: `UnsupportedCPUError` (a
+// Pocket addition to Apple's API), re-exported with the types of its properties. A build of
+// Pocket compiled for another CPU (a root build is compiled for its build machine's) reports it
+// instead of crashing on an illegal instruction: `SystemLanguageModel` is then
+// `.unavailable(.deviceNotEligible)` with it as its `unavailableError`, and loading a model or
+// responding throws it. Its description names the missing features and how to get a build
+// that runs. (Re-exported declarations, not type aliases: code importing PocketKernels too
+// would find two `UnsupportedCPUError`s.)
+@_exported import class PocketCPU.UnsupportedCPUError
+@_exported import struct PocketCPU.CPUFeatureSet
+@_exported import enum PocketCPU.InstructionSetTier
 
 extension SystemLanguageModel {
     /// Why the model is unavailable, as an error whose description says what to do (a Pocket
