@@ -191,7 +191,7 @@ let package = Package(
         // The public API (Apple's FoundationModels names).
         .target(
             name: "Pocket",
-            dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF"],
+            dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF", "PocketCPU"],
             swiftSettings: kernelSettings),
         // Re-exports Pocket under Apple's module name.
         .target(name: "FoundationModels", dependencies: ["Pocket"]),
@@ -209,7 +209,7 @@ let package = Package(
             path: "Benchmarks", swiftSettings: kernelSettings),
 
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF", "PocketKernels"], exclude: ["Fixtures"]),
-        .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
+        .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF", "PocketCPU"],
                     resources: [.copy("Fixtures")], swiftSettings: kernelSettings),
         .testTarget(
             name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF", "PocketTransformer"], exclude: ["Fixtures"],
