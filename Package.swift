@@ -97,13 +97,14 @@ let namedCPUFeatures: [String: [String]] = {
     ]
 }()
 
-/// The build machine's CPU flags (`/proc/cpuinfo`), empty where there is no such file.
+/// The build machine's CPU flags (`/proc/cpuinfo`), empty where there is no such file; SSE3 as
+/// `sse3`, which Linux calls `pni`.
 let hostFlags: Set<String> = {
     #if os(Linux) && arch(x86_64)
     guard let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
           let line = cpu.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
     else { return [] }
-    return Set(line.split(separator: " ").map(String.init))
+    return Set(line.split(separator: " ").map { $0 == "pni" ? "sse3" : String($0) })
     #else
     return []
     #endif

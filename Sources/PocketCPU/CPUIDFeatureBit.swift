@@ -5,7 +5,14 @@
 
 /// The output registers of `cpuid`.
 public enum CPUIDRegister: Sendable {
-    case eax, ebx, ecx, edx
+    /// EAX (leaf 7 sub-leaf 1's features).
+    case eax
+    /// EBX.
+    case ebx
+    /// ECX.
+    case ecx
+    /// EDX.
+    case edx
 }
 
 /// The four registers one `cpuid` query returns.
@@ -57,6 +64,8 @@ public struct CPUIDFeatureBit: Sendable {
     /// The name the Linux kernel gives the feature in /proc/cpuinfo's `flags` line.
     public var linuxName: String { name == "sse3" ? "pni" : name }
 
+    /// The row of `feature`, named `name`, reported by `bit` of `register` for `leaf` and
+    /// `subleaf`; `avxState`: see ``needsAVXState``.
     init(_ feature: CPUFeatureSet, _ name: StaticString, leaf: UInt32, subleaf: UInt32 = 0, _ register: CPUIDRegister,
          bit: UInt32, avxState: Bool = false) {
         self.feature = feature

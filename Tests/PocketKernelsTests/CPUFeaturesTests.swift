@@ -154,4 +154,11 @@ import Testing
     func nativeBuildUsesTheFastestTier() {
         #expect(CPUFeatures.compiledTier == .fastest(for: CPUFeatures.available))
     }
+
+    /// A native build requires every checked feature of its machine (the compiler may use any),
+    /// so on that machine required and available are the same set.
+    @Test(.enabled(if: CPUFeatures.isNativeBuild, "not a native build (POCKET_NATIVE_BUILD)"))
+    func nativeBuildRequiresEveryFeatureOfItsMachine() {
+        #expect(CPUFeatures.required == CPUFeatures.available)
+    }
 }
