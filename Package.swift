@@ -77,7 +77,7 @@ struct InstructionSetTier {
     }
 }
 
-/// The CPU features the runtime check knows (`CPUFeatures` in PocketKernels, through `cpuid`):
+/// The CPU features the runtime check knows (`CPUFeatures` in PocketCPU, through `cpuid`):
 /// a native build requires every one of them the build machine has, since the compiler may
 /// use any of them anywhere.
 let checkedFeatures = [
@@ -101,7 +101,8 @@ let namedCPUFeatures: [String: [String]] = {
     ]
 }()
 
-/// The build machine's CPU flags (`/proc/cpuinfo`), empty where there is no such file.
+/// The build machine's CPU flags (`/proc/cpuinfo`), empty where there is no such file; SSE3 as
+/// `sse3`, which Linux calls `pni`.
 let hostFlags: Set<String> = {
     #if os(Linux) && arch(x86_64)
     guard let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
@@ -165,8 +166,11 @@ let package = Package(
     targets: [
         // Layer 1: the GGUF file format (memory-mapped reader, metadata, tensor infos).
         .target(name: "PocketGGUF"),
+        // Under layer 2: the CPU check (`cpuid` against the features a build requires). Never
+        // given `kernelSettings`: it runs on the CPUs it refuses, so it is compiled for any x86-64.
+        .target(name: "PocketCPU"),
         // Layer 2: block formats, dequantization, dot products, matmul, norms, thread pool.
-        .target(name: "PocketKernels", dependencies: ["PocketGGUF"], swiftSettings: kernelSettings),
+        .target(name: "PocketKernels", dependencies: ["PocketGGUF", "PocketCPU"], swiftSettings: kernelSettings),
         // Layer 2: byte-level BPE tokenizer, pre-tokenizers, chat templates, detokenizer.
         .target(name: "PocketTokenizer", dependencies: ["PocketGGUF"]),
         // Layer 3: model config, weights, KV cache, forward pass, sampling.
@@ -183,7 +187,7 @@ let package = Package(
         // The public API (Apple's FoundationModels names).
         .target(
             name: "Pocket",
-            dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF"],
+            dependencies: ["PocketMacros", "PocketGrammar", "PocketTransformer", "PocketTokenizer", "PocketGGUF", "PocketCPU"],
             swiftSettings: kernelSettings),
         // Re-exports Pocket under Apple's module name.
         .target(name: "FoundationModels", dependencies: ["Pocket"]),
@@ -201,7 +205,7 @@ let package = Package(
             path: "Benchmarks", exclude: ["dependency-speed"], swiftSettings: kernelSettings),
 
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF", "PocketKernels"], exclude: ["Fixtures"]),
-        .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF"],
+        .testTarget(name: "PocketKernelsTests", dependencies: ["PocketKernels", "PocketGGUF", "PocketCPU"],
                     resources: [.copy("Fixtures")], swiftSettings: kernelSettings),
         .testTarget(
             name: "PocketTokenizerTests", dependencies: ["PocketTokenizer", "PocketGGUF", "PocketTransformer"], exclude: ["Fixtures"],

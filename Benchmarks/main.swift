@@ -1,4 +1,5 @@
 import Foundation
+import PocketKernels
 
 // `pocket-bench`: throughput and memory of Pocket's engine.
 //
@@ -6,6 +7,10 @@ import Foundation
 //   pocket-bench synth [--output PATH]
 //
 // Results go to stdout (a table per model, or JSON); progress to stderr.
+
+// First of all: a build for a CPU this one is not refuses here, rather than crash later on an
+// instruction the CPU lacks.
+CPUFeatures.exitUnlessSupported(messagePrefix: "pocket-bench: ")
 
 let benchUsage = """
     usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json] [--read-ahead D,...]

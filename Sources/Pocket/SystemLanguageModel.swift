@@ -1,5 +1,6 @@
 import Foundation
 import PocketGGUF
+import PocketKernels
 import PocketTokenizer
 import PocketTransformer
 
@@ -41,7 +42,10 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     public enum Availability: Sendable, Equatable {
         /// Why the model is unavailable.
         public enum UnavailableReason: Sendable, Equatable, CustomStringConvertible {
-            /// The device cannot run the model.
+            /// The device cannot run the model: this build of Pocket needs CPU instructions this
+            /// machine lacks (``SystemLanguageModel/unavailableError`` is then an
+            /// ``UnsupportedCPUError`` that says which and what to do), or the model's architecture
+            /// is not supported.
             case deviceNotEligible
             /// The model file is missing or unreadable; the description says how to get it.
             case modelNotReady
@@ -51,7 +55,9 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
             /// What to do.
             public var description: String {
                 switch self {
-                case .deviceNotEligible: "this machine cannot run the model (not enough memory or an unsupported architecture)"
+                case .deviceNotEligible:
+                    "this machine cannot run the model (a CPU without instructions this build of Pocket was compiled for, "
+                        + "or an unsupported model architecture)"
                 case .modelNotReady:
                     "the model file is missing: run Weights/fetch in the Pocket checkout, or set POCKET_MODEL to a GGUF file"
                 case .appleIntelligenceNotEnabled: "not applicable to Pocket"
@@ -87,12 +93,17 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
         var rendering: ChatRendering { ChatRendering(template: template, tokenizer: tokenizer) }
     }
 
-    private init(url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default) {
+    /// The model in `url`, loaded unless `checkCPU` (this build against this CPU; tests fake
+    /// it) throws.
+    init(url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default,
+         checkCPU: () throws -> Void = { try CPUFeatures.checkSupported() }) {
         self.url = url
         self.useCase = useCase
         self.guardrails = guardrails
         requestedContextSize = contextSize
         loaded = Result {
+            // Before touching the file: the kernels of a build for another CPU would crash here.
+            try checkCPU()
             let file = try GGUFFile(contentsOf: url)
             let configuration = try ModelConfiguration(metadata: file.metadata)
             return Loaded(file: file, tokenizer: try Tokenizer(gguf: file), template: ChatTemplate(gguf: file),
@@ -107,7 +118,8 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     ///   - contextSize: The context window of sessions; never above the model's trained context.
     ///   - useCase: The use case.
     ///   - guardrails: The guardrails.
-    /// - Throws: The loading error when the file cannot be opened as a supported model.
+    /// - Throws: ``UnsupportedCPUError`` when this build of Pocket needs CPU instructions this
+    ///   machine lacks; the loading error when the file cannot be opened as a supported model.
     public convenience init(
         contentsOf url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default
     ) throws {
@@ -125,6 +137,7 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
         switch loaded {
         case .success: return .available
         case .failure(let error):
+            if error is UnsupportedCPUError { return .unavailable(.deviceNotEligible) }
             if let error = error as? TransformerError, case .unsupportedArchitecture = error { return .unavailable(.deviceNotEligible) }
             return .unavailable(.modelNotReady)
         }
@@ -174,12 +187,15 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
 
     /// A transformer with its own KV cache, for one conversation.
     ///
-    /// - Throws: ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the file
-    ///   could not be loaded.
+    /// - Throws: ``UnsupportedCPUError`` when this build of Pocket cannot run on this CPU;
+    ///   ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the file could not
+    ///   be loaded.
     func makeTransformerContext() throws -> TransformerContext {
         let model: Loaded
         do {
             model = try loaded.get()
+        } catch let error as UnsupportedCPUError {
+            throw error
         } catch {
             throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
                 debugDescription: "\(url.path): \(error). \(Availability.UnavailableReason.modelNotReady)"))

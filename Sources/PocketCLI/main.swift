@@ -1,6 +1,11 @@
 import Foundation
+import PocketKernels
 
 // `pocket`: command-line front end. Results go to stdout; logs, progress and errors to stderr.
+
+// First of all: a build for a CPU this one is not refuses here, rather than crash later on an
+// instruction the CPU lacks.
+CPUFeatures.exitUnlessSupported(messagePrefix: "pocket: error: ")
 
 let usage = """
     usage: pocket <command> [options]

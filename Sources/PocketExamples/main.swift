@@ -5,6 +5,10 @@
 import Foundation
 import Pocket
 
+// First of all: a build of Pocket for a CPU this one is not refuses here, rather than crash
+// later on an instruction the CPU lacks.
+SystemLanguageModel.exitUnlessCPUSupported(messagePrefix: "pocket-examples: ")
+
 let examples: [(name: String, summary: String, run: () async throws -> Void)] = [
     ("respond", "a single prompt, then a follow-up turn that reuses the session's cache", BasicRespond.run),
     ("cat-profile", "@Generable CatProfile with a range guide", CatProfileExample.run),
@@ -23,7 +27,8 @@ guard let requested, let example = examples.first(where: { $0.name == requested 
     exit(requested == nil ? 0 : 2)
 }
 guard SystemLanguageModel.default.isAvailable else {
-    FileHandle.standardError.write(Data("The model is unavailable: \(SystemLanguageModel.default.availability)\n".utf8))
+    let reason = SystemLanguageModel.default.unavailableError.map { "\($0)" } ?? "\(SystemLanguageModel.default.availability)"
+    FileHandle.standardError.write(Data("The model is unavailable: \(reason)\n".utf8))
     exit(1)
 }
 do {
