@@ -31,8 +31,8 @@ extension Q4_1: QuantizedDotFormat {
         let shifts = nibbleShifts
         for b in 0..<blocks {
             let products = groupSums(nibbles(block, shifts) &* x.loadUnaligned(as: SIMD32<Int16>.self))
-            let d = Float(block.loadUnaligned(as: Float16.self))
-            let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
+            let d = IntegerLanes.half(block, 0)
+            let m = IntegerLanes.half(block, 2)
             lanes.multiplyAdd(SIMD8<Float>(repeating: d * scales[b]), products)
             offsets = offsets.plusProduct(m, sums[b])
             block += 20
@@ -59,8 +59,8 @@ extension Q4_1: QuantizedDotFormat {
             @inline(__always) func products(_ v: UnsafeRawPointer) -> SIMD8<Float> {
                 groupSums(q &* v.loadUnaligned(fromByteOffset: base, as: SIMD32<Int16>.self))
             }
-            let d = Float(block.loadUnaligned(as: Float16.self))
-            let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
+            let d = IntegerLanes.half(block, 0)
+            let m = IntegerLanes.half(block, 2)
             l0.multiplyAdd(SIMD8<Float>(repeating: d * x.0.scales[b]), products(v0))
             l1.multiplyAdd(SIMD8<Float>(repeating: d * x.1.scales[b]), products(v1))
             l2.multiplyAdd(SIMD8<Float>(repeating: d * x.2.scales[b]), products(v2))
