@@ -57,7 +57,7 @@ import Testing
             if !Self.agree(HalfConversion.widened(bits), expected) { mismatches.append(bits) }
             if !Self.agree(HalfConversion.widened(Float16(bitPattern: bits)), expected) { mismatches.append(bits) }
         }
-        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(8).map { String($0, radix: 16) })")
+        #expect(mismatches.count == 0, "first mismatches: \(mismatches.prefix(8).map { String($0, radix: 16) })")
     }
 
     /// The vector widenings equal the scalar reference for every half, bit for bit (NaN
@@ -80,7 +80,7 @@ import Testing
                 }
             }
         }
-        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(8).map { String($0, radix: 16) })")
+        #expect(mismatches.count == 0, "first mismatches: \(mismatches.prefix(8).map { String($0, radix: 16) })")
     }
 
     /// Narrowing against the standard library (and the vector forms against the scalar one):
@@ -114,6 +114,6 @@ import Testing
                 mismatches.append(x)
             }
         }
-        #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, first: \(mismatches.prefix(8).map { String($0.bitPattern, radix: 16) })")
+        #expect(mismatches.count == 0, "first: \(mismatches.prefix(8).map { String($0.bitPattern, radix: 16) })")
     }
 }
