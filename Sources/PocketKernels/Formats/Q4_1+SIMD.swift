@@ -77,7 +77,15 @@ extension Q4_1: QuantizedDotFormat {
     /// The block's 32 nibbles as 16-bit lanes in the activations' pair order.
     @inline(__always)
     static func nibbles(_ block: UnsafeRawPointer, _ shifts: SIMD16<UInt32>) -> SIMD32<Int16> {
+        #if POCKET_256BIT_VECTORS
         unsafeBitCast((IntegerLanes.repeated(block, 4) &>> shifts) & 0x000F_000F, to: SIMD32<Int16>.self)
+        #else
+        // 128-bit registers only (SSE2 has no per-lane shift: `&>> shifts` was four shifts and
+        // shuffles per register): each quarter's lanes share a shift, so each is one shift.
+        let q = block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)
+        let lanes = SIMD16(lowHalf: SIMD8(lowHalf: q, highHalf: q &>> 4), highHalf: SIMD8(lowHalf: q &>> 8, highHalf: q &>> 12))
+        return unsafeBitCast(lanes & 0x000F_000F, to: SIMD32<Int16>.self)
+        #endif
     }
 
     /// Lane `j` of the result: the sum of the four products of weights `4j…4j+3` (lane `4 + j`:
