@@ -166,10 +166,10 @@ public enum Attention {
                 }
                 while d < hd {
                     for j in 0..<count {
-                        if r[j] != 1 { y[d] = halfPrecision ? Float(Float16(y[d] * r[j])) : y[d] * r[j] }
+                        if r[j] != 1 { y[d] = halfPrecision ? HalfConversion.rounded(y[d] * r[j]) : y[d] * r[j] }
                         if w[j] != 0 {
-                            y[d] = y[d].plusProduct(Float(v[j * rowStride + d]), w[j])
-                            if halfPrecision { y[d] = Float(Float16(y[d])) }
+                            y[d] = y[d].plusProduct(HalfConversion.widened(v[j * rowStride + d]), w[j])
+                            if halfPrecision { y[d] = HalfConversion.rounded(y[d]) }
                         }
                     }
                     d += 1
@@ -242,7 +242,7 @@ public enum Attention {
     /// precision when `half` (exactly what storing the accumulator as `Float16` would do).
     @inline(__always)
     static func step(_ y: inout SIMD16<Float>, _ value: UnsafePointer<Float16>, _ rescale: Float, _ weight: Float, _ half: Bool) {
-        step(&y, widened(UnsafeRawPointer(value).loadUnaligned(as: SIMD16<Float16>.self)), rescale, weight, half)
+        step(&y, HalfConversion.widened(UnsafeRawPointer(value).loadUnaligned(as: SIMD16<Float16>.self)), rescale, weight, half)
     }
 
     /// ``step(_:_:_:_:_:)-(_,UnsafePointer<Float16>,_,_,_)`` with the value row already widened.
@@ -250,11 +250,11 @@ public enum Attention {
     static func step(_ y: inout SIMD16<Float>, _ value: SIMD16<Float>, _ rescale: Float, _ weight: Float, _ half: Bool) {
         if rescale != 1 {
             y *= rescale
-            if half { y = widened(narrowed(y)) }
+            if half { y = HalfConversion.widened(HalfConversion.narrowed(y)) }
         }
         if weight != 0 {
             y.multiplyAdd(value, SIMD16(repeating: weight))
-            if half { y = widened(narrowed(y)) }
+            if half { y = HalfConversion.widened(HalfConversion.narrowed(y)) }
         }
     }
 
@@ -273,10 +273,10 @@ public enum Attention {
         var b2 = b.loadUnaligned(fromByteOffset: 128, as: SIMD16<Float>.self), b3 = b.loadUnaligned(fromByteOffset: 192, as: SIMD16<Float>.self)
         for j in 0..<length {
             let row = UnsafeRawPointer(values + j * rowStride)
-            let v0 = widened(row.loadUnaligned(as: SIMD16<Float16>.self))
-            let v1 = widened(row.loadUnaligned(fromByteOffset: 32, as: SIMD16<Float16>.self))
-            let v2 = widened(row.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float16>.self))
-            let v3 = widened(row.loadUnaligned(fromByteOffset: 96, as: SIMD16<Float16>.self))
+            let v0 = HalfConversion.widened(row.loadUnaligned(as: SIMD16<Float16>.self))
+            let v1 = HalfConversion.widened(row.loadUnaligned(fromByteOffset: 32, as: SIMD16<Float16>.self))
+            let v2 = HalfConversion.widened(row.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float16>.self))
+            let v3 = HalfConversion.widened(row.loadUnaligned(fromByteOffset: 96, as: SIMD16<Float16>.self))
             let (r, w) = (first.0[j], first.1[j])
             step(&a0, v0, r, w, half); step(&a1, v1, r, w, half); step(&a2, v2, r, w, half); step(&a3, v3, r, w, half)
             let (s, x) = (second.0[j], second.1[j])

@@ -82,10 +82,10 @@ public struct BlockField: Sendable, Equatable, CustomStringConvertible {
 
 extension UnsafeRawPointer {
     /// The IEEE half-precision float stored at `offset`, widened to `Float` (exact for every
-    /// finite value; used for block scales).
+    /// finite value; used for block scales) by ``HalfConversion``: no runtime call without F16C.
     @inline(__always)
     func loadHalf(at offset: Int) -> Float {
-        Float(loadUnaligned(fromByteOffset: offset, as: Float16.self))
+        HalfConversion.widened(loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
     /// The byte at `offset`.

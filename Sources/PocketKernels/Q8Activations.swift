@@ -306,8 +306,8 @@ public final class Q8Activations {
         let inverse: Float = amax != 0 ? 127 / amax : 0
         let qLow = roundedToIntegers(low * inverse), qHigh = roundedToIntegers(high * inverse)
         let lowSum = qLow.wrappedSum(), highSum = qHigh.wrappedSum()
-        scale = Float(Float16(d))
-        sum = Float(Float16(d * Float(lowSum &+ highSum)))
+        scale = HalfConversion.rounded(d)
+        sum = HalfConversion.rounded(d * Float(lowSum &+ highSum))
         return (qLow, qHigh, lowSum, highSum)
     }
 

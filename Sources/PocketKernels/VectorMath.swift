@@ -2,9 +2,13 @@ import Foundation
 
 /// Small float vector routines used by the forward pass, written with SIMD types.
 ///
-/// Each has a plain loop beside it (`…Reference`) that tests compare against. Accumulation uses
-/// `acc += a * b` rather than `addProduct`: without an FMA-capable target CPU the latter becomes
-/// a library call per lane (see docs/kernels.md).
+/// Each has a plain loop beside it (`…Reference`) that tests compare against. Products are
+/// accumulated with `acc += a * b` where llama.cpp's rounding need not be matched (the
+/// single-precision dot product), and with `multiplyAdd`/`plusProduct` where it must (the
+/// half-precision routines of attention): fused only where the target has FMA, never the
+/// standard library's `addProduct`, which without FMA is a C library call per lane
+/// (MultiplyAdd.swift). Half-precision lanes are converted by ``HalfConversion``,
+/// never by `Float(Float16)` or `Float16(Float)` directly, which without F16C are runtime calls.
 public enum VectorMath {
     /// `Σ a[i]·b[i]` for `count` elements.
     @inline(__always)
@@ -41,7 +45,7 @@ public enum VectorMath {
     public static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float16>, count: Int) -> Float {
         let whole = count & ~63
         var sum = reduced(eightLanes(a, b, count: whole))
-        for i in whole..<count { sum += a[i] * Float(b[i]) }
+        for i in whole..<count { sum += a[i] * HalfConversion.widened(b[i]) }
         return sum
     }
 
@@ -54,13 +58,13 @@ public enum VectorMath {
         var i = 0
         while i < count {
             acc0.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
-                            widened(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)))
+                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)))
             acc1.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
-                            widened(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self)))
+                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self)))
             acc2.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self),
-                            widened(rb.loadUnaligned(fromByteOffset: 2 * i + 64, as: SIMD16<Float16>.self)))
+                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 * i + 64, as: SIMD16<Float16>.self)))
             acc3.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self),
-                            widened(rb.loadUnaligned(fromByteOffset: 2 * i + 96, as: SIMD16<Float16>.self)))
+                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 * i + 96, as: SIMD16<Float16>.self)))
             i += 64
         }
         let v = (acc0 + acc2) + (acc1 + acc3)
@@ -102,11 +106,11 @@ public enum VectorMath {
         let ry = UnsafeMutableRawPointer(y)
         var i = 0
         while i + 16 <= count {
-            let v = widened(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)) * a
-            ry.storeBytes(of: narrowed(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
+            let v = HalfConversion.widened(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)) * a
+            ry.storeBytes(of: HalfConversion.narrowed(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
             i += 16
         }
-        while i < count { y[i] = Float16(Float(y[i]) * a); i += 1 }
+        while i < count { y[i] = HalfConversion.narrowed(HalfConversion.widened(y[i]) * a); i += 1 }
     }
 
     /// `y[i] = half(x[i])`: single precision rounded to half (to nearest, ties to even), sixteen
@@ -116,11 +120,11 @@ public enum VectorMath {
         let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
         var i = 0
         while i + 16 <= count {
-            ry.storeBytes(of: narrowed(rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)),
+            ry.storeBytes(of: HalfConversion.narrowed(rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)),
                           toByteOffset: 2 * i, as: SIMD16<Float16>.self)
             i += 16
         }
-        while i < count { y[i] = Float16(x[i]); i += 1 }
+        while i < count { y[i] = HalfConversion.narrowed(x[i]); i += 1 }
     }
 
     /// `x[i] = Float(half(x[i]))`: each value rounded to the nearest half-precision number, kept
@@ -131,10 +135,10 @@ public enum VectorMath {
         var i = 0
         while i + 16 <= count {
             let v = rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
-            rx.storeBytes(of: widened(narrowed(v)), toByteOffset: 4 * i, as: SIMD16<Float>.self)
+            rx.storeBytes(of: HalfConversion.widened(HalfConversion.narrowed(v)), toByteOffset: 4 * i, as: SIMD16<Float>.self)
             i += 16
         }
-        while i < count { x[i] = Float(Float16(x[i])); i += 1 }
+        while i < count { x[i] = HalfConversion.rounded(x[i]); i += 1 }
     }
 
     /// `y[i] = half(fma(x[i], a, y[i]))` on a half-precision accumulator: each step is computed in
@@ -146,12 +150,15 @@ public enum VectorMath {
         let factor = SIMD16<Float>(repeating: a)
         var i = 0
         while i + 16 <= count {
-            var v = widened(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
-            v.multiplyAdd(widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
-            ry.storeBytes(of: narrowed(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
+            var v = HalfConversion.widened(ry.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self))
+            v.multiplyAdd(HalfConversion.widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
+            ry.storeBytes(of: HalfConversion.narrowed(v), toByteOffset: 2 * i, as: SIMD16<Float16>.self)
             i += 16
         }
-        while i < count { y[i] = Float16(Float(y[i]).plusProduct(Float(x[i]), a)); i += 1 }
+        while i < count {
+            y[i] = HalfConversion.narrowed(HalfConversion.widened(y[i]).plusProduct(HalfConversion.widened(x[i]), a))
+            i += 1
+        }
     }
 
     /// `y[i] = fma(x[i], a, y[i])` with `x` in half precision (a row of the KV cache) and a
@@ -163,11 +170,11 @@ public enum VectorMath {
         var i = 0
         while i + 16 <= count {
             var v = ry.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
-            v.multiplyAdd(widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
+            v.multiplyAdd(HalfConversion.widened(rx.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)), factor)
             ry.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD16<Float>.self)
             i += 16
         }
-        while i < count { y[i] = y[i].plusProduct(Float(x[i]), a); i += 1 }
+        while i < count { y[i] = y[i].plusProduct(HalfConversion.widened(x[i]), a); i += 1 }
     }
 
     /// `y[i] *= a` for `count` elements.
@@ -280,24 +287,5 @@ public enum VectorMath {
 func doubled(_ v: SIMD8<Float>) -> SIMD8<Double> {
     var result = SIMD8<Double>()
     for i in 0..<8 { result[i] = Double(v[i]) }
-    return result
-}
-
-/// Half-precision lanes widened to single precision. Written lane by lane because the generic
-/// vector conversion is a library call; this form compiles to one `vcvtph2ps` where the CPU
-/// has F16C. Exact.
-@inline(__always)
-func widened(_ v: SIMD16<Float16>) -> SIMD16<Float> {
-    var result = SIMD16<Float>()
-    for i in 0..<16 { result[i] = Float(v[i]) }
-    return result
-}
-
-/// Single-precision lanes rounded to half precision (to nearest, ties to even), lane by lane
-/// for the same reason as ``widened(_:)``.
-@inline(__always)
-func narrowed(_ v: SIMD16<Float>) -> SIMD16<Float16> {
-    var result = SIMD16<Float16>()
-    for i in 0..<16 { result[i] = Float16(v[i]) }
     return result
 }

@@ -36,8 +36,8 @@ extension Q2_K: QuantizedDotFormat {
                     &+ odd &* x.loadUnaligned(fromByteOffset: 128 * j + 64, as: SIMD32<Int16>.self)
                 products &+= IntegerLanes.pairSums(pairs) &* broadcastPlane(scales, j)
             }
-            let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self)) * scale.pointee
-            let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
+            let d = IntegerLanes.half(block, dOffset) * scale.pointee
+            let dmin = IntegerLanes.half(block, dminOffset)
             sum.multiplyAdd(IntegerLanes.exactFloats(products), SIMD16(repeating: d))
             sum.multiplyAdd(IntegerLanes.exactFloats(mins) * -dmin, sums.loadUnaligned(as: SIMD16<Float>.self))
             block += bytesPerBlock
@@ -77,8 +77,8 @@ extension Q2_K: QuantizedDotFormat {
                     &+ IntegerLanes.pairSums(e2 &* load(4) &+ o2 &* load(5)) &* c2
                     &+ IntegerLanes.pairSums(e3 &* load(6) &+ o3 &* load(7)) &* c3
             }
-            let d = Float(block.loadUnaligned(fromByteOffset: dOffset, as: Float16.self))
-            let dmin = Float(block.loadUnaligned(fromByteOffset: dminOffset, as: Float16.self))
+            let d = IntegerLanes.half(block, dOffset)
+            let dmin = IntegerLanes.half(block, dminOffset)
             let offsets = IntegerLanes.exactFloats(mins) * -dmin
             @inline(__always) func sums(_ s: UnsafeRawPointer) -> SIMD16<Float> {
                 s.loadUnaligned(fromByteOffset: 64 * sb, as: SIMD16<Float>.self)

@@ -31,8 +31,8 @@ extension Q4_1: QuantizedDotFormat {
         let shifts = nibbleShifts
         for b in 0..<blocks {
             let products = groupSums(nibbles(block, shifts) &* x.loadUnaligned(as: SIMD32<Int16>.self))
-            let d = Float(block.loadUnaligned(as: Float16.self))
-            let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
+            let d = IntegerLanes.half(block, 0)
+            let m = IntegerLanes.half(block, 2)
             lanes.multiplyAdd(SIMD8<Float>(repeating: d * scales[b]), products)
             offsets = offsets.plusProduct(m, sums[b])
             block += 20
@@ -59,8 +59,8 @@ extension Q4_1: QuantizedDotFormat {
             @inline(__always) func products(_ v: UnsafeRawPointer) -> SIMD8<Float> {
                 groupSums(q &* v.loadUnaligned(fromByteOffset: base, as: SIMD32<Int16>.self))
             }
-            let d = Float(block.loadUnaligned(as: Float16.self))
-            let m = Float(block.loadUnaligned(fromByteOffset: 2, as: Float16.self))
+            let d = IntegerLanes.half(block, 0)
+            let m = IntegerLanes.half(block, 2)
             l0.multiplyAdd(SIMD8<Float>(repeating: d * x.0.scales[b]), products(v0))
             l1.multiplyAdd(SIMD8<Float>(repeating: d * x.1.scales[b]), products(v1))
             l2.multiplyAdd(SIMD8<Float>(repeating: d * x.2.scales[b]), products(v2))
@@ -77,7 +77,15 @@ extension Q4_1: QuantizedDotFormat {
     /// The block's 32 nibbles as 16-bit lanes in the activations' pair order.
     @inline(__always)
     static func nibbles(_ block: UnsafeRawPointer, _ shifts: SIMD16<UInt32>) -> SIMD32<Int16> {
+        #if POCKET_256BIT_VECTORS
         unsafeBitCast((IntegerLanes.repeated(block, 4) &>> shifts) & 0x000F_000F, to: SIMD32<Int16>.self)
+        #else
+        // 128-bit registers only (SSE2 has no per-lane shift: `&>> shifts` was four shifts and
+        // shuffles per register): each quarter's lanes share a shift, so each is one shift.
+        let q = block.loadUnaligned(fromByteOffset: 4, as: SIMD4<UInt32>.self)
+        let lanes = SIMD16(lowHalf: SIMD8(lowHalf: q, highHalf: q &>> 4), highHalf: SIMD8(lowHalf: q &>> 8, highHalf: q &>> 12))
+        return unsafeBitCast(lanes & 0x000F_000F, to: SIMD32<Int16>.self)
+        #endif
     }
 
     /// Lane `j` of the result: the sum of the four products of weights `4j…4j+3` (lane `4 + j`:
