@@ -56,6 +56,37 @@ extension ByteDot {
         return _mm_add_epi32(_mm_madd_epi16(u.even, s.even), _mm_madd_epi16(u.odd, s.odd))
     }
 
+    /// 256 times ``products(_:_:)`` where every unsigned byte is below 128, with one
+    /// instruction less on the unsigned side: its odd bytes stay in place (a 16-bit lane's high
+    /// byte is 256 times its value, still positive), and the even signed bytes are moved up
+    /// instead of sign-extended. A chain of them is shifted back once (`psrad`), exactly.
+    @inline(__always)
+    static func productsTimes256(small u: __m128i, _ s: __m128i) -> __m128i {
+        let even = _mm_madd_epi16(_mm_and_si128(u, _mm_set1_epi16(0x00FF)), _mm_slli_epi16(s, 8))
+        let odd = _mm_madd_epi16(_mm_and_si128(u, _mm_set1_epi16(0x7F00)), _mm_srai_epi16(s, 8))
+        return _mm_add_epi32(even, odd)
+    }
+
+    /// ``productsTimes256(small:_:)`` on each 128-bit half of 256 bits.
+    @inline(__always)
+    static func productsTimes256(small u: SIMD8<UInt32>, _ s: SIMD8<UInt32>) -> (__m128i, __m128i) {
+        (productsTimes256(small: xmm(u.lowHalf), xmm(s.lowHalf)), productsTimes256(small: xmm(u.highHalf), xmm(s.highHalf)))
+    }
+
+    /// `accumulator` plus the sum of two chains of ``productsTimes256(small:_:)`` (kept apart
+    /// so that their adds do not wait on one another), shifted back.
+    @inline(__always)
+    static func addShiftedBack(_ accumulator: SIMD8<Int32>, _ a: (__m128i, __m128i), _ b: (__m128i, __m128i)) -> SIMD8<Int32> {
+        accumulator &+ SIMD8(lowHalf: lanes(_mm_srai_epi32(_mm_add_epi32(a.0, b.0), 8)),
+                             highHalf: lanes(_mm_srai_epi32(_mm_add_epi32(a.1, b.1), 8)))
+    }
+
+    /// Two pairs of 128-bit halves added lane by lane (`paddd`).
+    @inline(__always)
+    static func add(_ a: (__m128i, __m128i), _ b: (__m128i, __m128i)) -> (__m128i, __m128i) {
+        (_mm_add_epi32(a.0, b.0), _mm_add_epi32(a.1, b.1))
+    }
+
     /// Per 16-bit lane, the two products of its unsigned bytes in `u` with its signed bytes in
     /// `s` (`pmaddubsw`), exact when their sum fits 16 bits (every unsigned byte below 128).
     @inline(__always)
@@ -214,13 +245,16 @@ extension ByteDot {
     }
 
     /// `accumulator` plus the products of two weight vectors (every weight below 64) with two
-    /// activation vectors: each product's two `pmaddwd` (no 16-bit sums: they would take as
-    /// many multiplies).
+    /// activation vectors (``productsTimes256(small:_:)-(__m128i,_)``, shifted back once; no 16-bit sums: they would take as many
+    /// multiplies).
     @inline(__always)
     package static func dot(
         _ accumulator: SIMD16<Int32>, below64 weights: (SIMD16<UInt32>, SIMD16<UInt32>), _ signed: (SIMD16<UInt32>, SIMD16<UInt32>)
     ) -> SIMD16<Int32> {
-        dot(dot(accumulator, weights.0, signed.0), weights.1, signed.1)
+        SIMD16(lowHalf: addShiftedBack(accumulator.lowHalf, productsTimes256(small: weights.0.lowHalf, signed.0.lowHalf),
+                                       productsTimes256(small: weights.1.lowHalf, signed.1.lowHalf)),
+               highHalf: addShiftedBack(accumulator.highHalf, productsTimes256(small: weights.0.highHalf, signed.0.highHalf),
+                                        productsTimes256(small: weights.1.highHalf, signed.1.highHalf)))
     }
 
     /// `accumulator` plus the products of four weight vectors (every weight below 32) with four
@@ -236,15 +270,14 @@ extension ByteDot {
                              (signed.0.highHalf, signed.1.highHalf, signed.2.highHalf, signed.3.highHalf)))
     }
 
-    /// ``dot(_:below32:_:)-(SIMD16<Int32>,_,_)`` on 256 bits: the four products added in 32
-    /// bits, the two sums apart so that the adds do not wait on one another.
+    /// ``dot(_:below32:_:)-(SIMD16<Int32>,_,_)`` on 256 bits (``productsTimes256(small:_:)-(__m128i,_)``, shifted back once).
     @inline(__always)
     package static func dot(
         _ accumulator: SIMD8<Int32>, below32 weights: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>),
         _ signed: (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>)
     ) -> SIMD8<Int32> {
-        let a = dot(dot(accumulator, weights.0, signed.0), weights.1, signed.1)
-        return a &+ dot(dot(.zero, weights.2, signed.2), weights.3, signed.3)
+        addShiftedBack(accumulator, add(productsTimes256(small: weights.0, signed.0), productsTimes256(small: weights.2, signed.2)),
+                       add(productsTimes256(small: weights.1, signed.1), productsTimes256(small: weights.3, signed.3)))
     }
 
     /// Per 16-bit lane, the products of four weight vectors (every weight below 32, so each sum
