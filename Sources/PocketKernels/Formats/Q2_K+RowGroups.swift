@@ -12,7 +12,7 @@
 // `vpdpbusd`, all sixteen rows at once. The one-vector kernel sums each sub-block's products
 // unscaled and scales two sub-blocks per `vpdpwssd`; the four-vector kernel multiplies the
 // weights by their scale as bytes first (`vpmullw`, q·scale < 64), once for the four vectors
-// (on AVX2 the scale rides in the widening `vpmaddwd` instead: `Q2_K+RowGroups+AVX2.swift`).
+// (on AVX2 the scale rides in the widening `vpmaddwd` instead: `Q2_K+RowGroups+HalfWidth.swift`).
 // Either way every product of a super-block adds into the same integers.
 // The activations are the plane-ordered super-block bytes with one scale per super-block,
 // where sixteen consecutive values stay consecutive. The mins meet the activations' integer
@@ -171,7 +171,7 @@ extension Q2_K.X86: RowGroupKernel {
         SIMD16<UInt32>(truncatingIfNeeded: low) & 0xFFFF | SIMD16<UInt32>(truncatingIfNeeded: high) &<< 16
     }
 
-    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q2_K+RowGroups+AVX2.swift`)
+    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q2_K+RowGroups+HalfWidth.swift`)
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {

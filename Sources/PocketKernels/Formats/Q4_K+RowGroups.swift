@@ -112,7 +112,7 @@ extension Q4_K: RowGroupFormat {
 extension Q4_K.X86: RowGroupKernel {
     public typealias Format = Q4_K
 
-    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q4_K+RowGroups+AVX2.swift`)
+    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q4_K+RowGroups+HalfWidth.swift`)
     /// The sixteen rows of a group times `x`, in the order of
     /// ``Q4_K/groupDotReference(_:row:_:blocks:)``.
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
@@ -143,7 +143,7 @@ extension Q4_K.X86: RowGroupKernel {
     }
     #endif
 
-    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q4_K+RowGroups+AVX2.swift`)
+    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own (`Q4_K+RowGroups+HalfWidth.swift`)
     /// The sixteen rows of a group times four vectors: each word of nibbles is unpacked once
     /// for the four, every vector gets the operations of ``groupDot(_:_:blocks:)``.
     @inline(never)

@@ -11,7 +11,7 @@
 #if POCKET_X86_KERNELS
 /// A column of a row group unpacked: `w[j]`, lane r, holds weights 4j…4j+3 of row r as
 /// unsigned bytes. `Lanes` is `SIMD16<UInt32>` for all sixteen rows, or `SIMD8<UInt32>` for
-/// half of them (the AVX2 kernels' passes, `RowGroupKernel+AVX2.swift`).
+/// half of them (the AVX2 kernels' passes, `RowGroupKernel+HalfWidth.swift`).
 struct GroupWeights<Lanes: SIMD> where Lanes.Scalar == UInt32 {
     var w0, w1, w2, w3, w4, w5, w6, w7: Lanes
 
@@ -67,7 +67,7 @@ extension GroupColumnKernel {
         return sum
     }
 
-    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own, in halves (`RowGroupKernel+AVX2.swift`)
+    #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own, in halves (`RowGroupKernel+HalfWidth.swift`)
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {

@@ -1,6 +1,7 @@
-// Q2_K's eight-vector product on AVX2 over a tile of groups, one column (super-block) at a time.
+// Q2_K's eight-vector product in 256-bit halves (the tiers without 512-bit vectors: AVX2, SSE2)
+// over a tile of groups, one column (super-block) at a time. The figures below are AVX2's.
 //
-// The group-by-group kernel (`Q2_K+RowGroups+AVX2.swift`) broadcasts each activation word into
+// The group-by-group kernel (`Q2_K+RowGroups+HalfWidth.swift`) broadcasts each activation word into
 // the eight lanes it meets (`vpbroadcastd`): 32 broadcasts per sub-block and half-group for
 // eight vectors, against 80 other vector instructions. On Zen 3 a broadcast from memory takes a
 // vector pipe like an arithmetic instruction; reading the words already broadcast (a plain load,

@@ -1,5 +1,6 @@
 // The four-vector loop of the 32-weight row-group kernels (``GroupColumnKernel``: Q4_0, Q5_0,
-// Q8_0) on AVX2.
+// Q8_0) in 256-bit halves, for the tiers without 512-bit vectors (AVX2, SSE2). Written for
+// AVX2, whose instructions and registers these are; SSE2 has sixteen registers of 128 bits.
 //
 // A column's eight weight vectors take sixteen 256-bit registers for sixteen rows, all that
 // AVX2 has, so with four vectors' sums the sixteen-row loop of `RowGroupKernel+X86.swift`

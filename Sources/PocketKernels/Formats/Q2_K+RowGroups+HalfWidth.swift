@@ -1,4 +1,6 @@
-// Q2_K's four-vector row-group kernel on AVX2 (the layout: `Q2_K+RowGroups.swift`).
+// Q2_K's four-vector row-group kernel in 256-bit halves, for the tiers without 512-bit vectors
+// (AVX2, SSE2; the layout: `Q2_K+RowGroups.swift`). Written for AVX2, whose figures these are;
+// on SSE2 each 256-bit value is two of its sixteen registers.
 //
 // AVX-512's kernel scales the weights as bytes (`vpmullw`) and then runs `vpdpbusd` chains, all
 // sixteen rows in one register. On AVX2 the same plan needs two registers per value and spills

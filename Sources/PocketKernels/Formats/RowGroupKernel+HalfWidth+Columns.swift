@@ -1,6 +1,6 @@
 // The eight-vector product of the 32-weight row-group kernels (``GroupColumnKernel``: Q4_0,
-// Q5_0, Q8_0) on AVX2 over a tile of groups, one column (block) at a time: Q2_K's scheme
-// (`Q2_K+RowGroups+AVX2+Columns.swift`). Per block and vector the four-vector loop broadcasts
+// Q5_0, Q8_0) in 256-bit halves (the tiers without 512-bit vectors: AVX2, SSE2) over a tile of groups, one column (block) at a time: Q2_K's scheme
+// (`Q2_K+RowGroups+HalfWidth+Columns.swift`). Per block and vector the four-vector loop broadcasts
 // eight activation words, the offset's starting value and the scale, ten of about thirty vector
 // instructions; here they are broadcast once per column into a 2.5 KB buffer for every group of
 // the tile, which reads them as memory operands. Each group's float sums wait in memory between
@@ -8,7 +8,7 @@
 // so the sums are the same bit for bit.
 
 #if POCKET_X86_KERNELS && !POCKET_512BIT_VECTORS
-/// The loop of the AVX2 kernels that go through a tile column by column
+/// The loop of the half-width kernels that go through a tile column by column
 /// (``RowGroupKernel/tileDot8(_:groupBytes:count:_:blocks:into:stride:)``): for each of `blocks`
 /// columns, `broadcast(b, words)` fills a buffer of `broadcastBytes`, then
 /// `halfColumn(column, b, half, words, sums)` adds rows `8·half`… of that column of each group

@@ -1,18 +1,22 @@
 // The byte dot-product primitives the `X86` kernels are written in (`Formats/<F>+X86.swift`).
 //
-// One interface, two instruction sets chosen at build time by Package.swift: AVX-512 VNNI
-// (`ByteDot+AVX512.swift`, one instruction per primitive) and AVX2 (`ByteDot+AVX2.swift`, the
-// same results from 256-bit instructions). The kernels therefore exist once, and the tests that
-// hold them bit-exact to their scalar references run on whichever the build machine has. The
-// members here are the same on both: F16C conversions (every AVX2 CPU has them) and a sum.
+// One interface (``ByteDotInstructions``), one implementation per instruction-set tier chosen
+// at build time by Package.swift, each in its own folder: AVX-512 VNNI (`AVX512/`, one
+// instruction per primitive), AVX2 (`AVX2/`) and SSE2 (`SSE2/`, the baseline every x86-64 CPU
+// has), the same results bit for bit. The kernels therefore exist once, and the tests that hold
+// them bit-exact to their scalar references run on whichever tier is compiled. The members here
+// are shared: the fp16 conversions where the target has F16C (SSE2 converts with integers), a
+// sum, and the offset weights' choice of product.
 
 #if POCKET_X86_KERNELS
 import _Builtin_intrinsics.intel
 
 /// The instructions the `X86` kernels are written in: byte and 16-bit dot products, fp16
 /// conversions and byte shuffles on Swift SIMD values, from the toolchain's
-/// `_Builtin_intrinsics.intel` (AVX-512 VNNI or AVX2, chosen at build time).
+/// `_Builtin_intrinsics.intel` (AVX-512 VNNI, AVX2 or SSE2, chosen at build time; the members
+/// are listed in ``ByteDotInstructions``).
 package enum ByteDot {
+    #if POCKET_F16C
     /// The two fp16 numbers at `pointer + offset` (e.g. a block's scale and minimum) as
     /// floats, with the CPU's conversion instruction (`vcvtph2ps`): exact, like
     /// ``IntegerLanes/half(_:_:)``, in two instructions instead of a dozen.
@@ -34,6 +38,7 @@ package enum ByteDot {
     package static func halves(_ bits: UInt32) -> SIMD2<Float> {
         _mm_cvtph_ps(_mm_cvtsi32_si128(Int32(bitPattern: bits))).lowHalf
     }
+    #endif
 
     /// The sum of the lanes, halving the vector each step (the standard library's `sum()` is
     /// a call that adds one lane at a time: measured at 7% of a decode).

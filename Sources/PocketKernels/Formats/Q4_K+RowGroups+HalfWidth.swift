@@ -1,4 +1,5 @@
-// Q4_K's four-vector row-group kernel on AVX2 (the layout: `Q4_K+RowGroups.swift`).
+// Q4_K's four-vector row-group kernel in 256-bit halves, for the tiers without 512-bit vectors
+// (AVX2, SSE2; the layout: `Q4_K+RowGroups.swift`). Written for AVX2, whose instructions these are.
 //
 // AVX-512's kernel multiplies the high nibbles masked in place (16q ≤ 240) with one
 // `vpdpbusd`; on AVX2 a byte of 128 or more needs the even and odd bytes' two products, and
