@@ -41,11 +41,11 @@ public enum InstructionSetTier: String, Sendable, CaseIterable {
     }
 
     /// An LLVM CPU name with what the tier needs and little more, for building on another
-    /// machine for a CPU of this tier (`cascadelake`: the oldest with AVX-512 VNNI).
+    /// machine for a CPU of this tier (`cascadelake`: the oldest with AVX-512 VNNI; `haswell`: the first with AVX2, since swiftc refuses `x86-64-v3`).
     var targetCPU: StaticString {
         switch self {
         case .avx512: "cascadelake"
-        case .avx2: "x86-64-v3"
+        case .avx2: "haswell"
         case .sse2, .portable: "x86-64"
         }
     }
