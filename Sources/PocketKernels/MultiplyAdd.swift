@@ -51,3 +51,16 @@ extension FloatingPoint {
         #endif
     }
 }
+
+/// Whether this build's multiply-adds are fused (see the top of this file).
+package enum MultiplyAdd {
+    /// True where the target has FMA (`POCKET_FMA`, arm64): ``SIMD/multiplyAdd(_:_:)-(Self,_)``
+    /// rounds once, as llama.cpp's x86 and arm64 builds do.
+    package static var isFused: Bool {
+        #if POCKET_FMA || arch(arm64)
+        true
+        #else
+        false
+        #endif
+    }
+}
