@@ -1,5 +1,5 @@
 // The byte dot-product primitives on AVX2, for x86-64 CPUs without AVX-512 (Zen 1–3, Haswell
-// to Alder Lake): the results of ``ByteDot+AVX512.swift`` bit for bit, from 256-bit
+// to Alder Lake): the results of `AVX512/ByteDot+AVX512.swift` bit for bit, from 256-bit
 // instructions. A 512-bit value is two 256-bit halves; lane layouts match AVX-512's, whose byte
 // shuffles also work within 128-bit lanes.
 //

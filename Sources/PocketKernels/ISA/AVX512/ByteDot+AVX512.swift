@@ -4,9 +4,9 @@
 // place in the other and adds the four products to a 32-bit lane: 64 multiply-adds per 512-bit
 // instruction, where the portable kernels spend two 32-bit multiplies on 16 (see
 // docs/kernels.md). The toolchain's Clang module `_Builtin_intrinsics.intel` exposes it; its
-// vector types have the bits of Swift's SIMD types. Compiled only when Package.swift finds the
-// instructions on the build machine (`POCKET_AVX512_VNNI`); `ByteDot+AVX2.swift` is the same
-// interface for CPUs with AVX2 only.
+// vector types have the bits of Swift's SIMD types. Compiled only in the avx512 tier
+// (`POCKET_ISA_AVX512_VNNI`); `AVX2/` and `SSE2/` implement the same interface
+// (``ByteDotInstructions``) for CPUs with AVX2 only and for baseline x86-64.
 
 #if POCKET_ISA_AVX512_VNNI
 import _Builtin_intrinsics.intel
@@ -108,7 +108,7 @@ extension ByteDot {
 
 
     /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` where every unsigned byte is below 128: the same
-    /// instruction here; on AVX2 (`ByteDot+AVX2.swift`) half the work of the general product.
+    /// instruction here; on AVX2 (`AVX2/ByteDot+AVX2.swift`) half the work of the general product.
     @inline(__always)
     package static func dot(_ accumulator: SIMD8<Int32>, small unsigned: SIMD8<UInt32>, _ signed: SIMD8<UInt32>) -> SIMD8<Int32> {
         dot(accumulator, unsigned, signed)

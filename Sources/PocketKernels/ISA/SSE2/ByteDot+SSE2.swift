@@ -116,13 +116,23 @@ extension ByteDot {
     }
 
     /// Byte `i` of the result is byte `index[i] & 15` of `table`, or zero where bit 7 of
-    /// `index[i]` is set (`pshufb`): byte by byte, SSE2 has no byte shuffle.
+    /// `index[i]` is set (`pshufb`): byte by byte through memory, SSE2 has no byte shuffle (and
+    /// no byte insert or extract: as `SIMD16<UInt8>` lanes the bytes went through word shuffles,
+    /// several times slower).
     @inline(__always)
     static func shuffle(_ table: __m128i, _ index: __m128i) -> __m128i {
-        let t = unsafeBitCast(table, to: SIMD16<UInt8>.self), i = unsafeBitCast(index, to: SIMD16<UInt8>.self)
-        var result = SIMD16<UInt8>()
-        for k in 0..<16 where i[k] & 0x80 == 0 { result[k] = t[Int(i[k] & 15)] }
-        return unsafeBitCast(result, to: __m128i.self)
+        var result = _mm_setzero_si128()
+        withUnsafeBytes(of: table) { t in
+            withUnsafeBytes(of: index) { i in
+                withUnsafeMutableBytes(of: &result) { r in
+                    for k in 0..<16 {
+                        let x = i[k]
+                        r[k] = t[Int(x & 15)] & (x & 0x80 == 0 ? 0xFF : 0)
+                    }
+                }
+            }
+        }
+        return result
     }
 
     // MARK: fp16 and integer conversions
