@@ -60,12 +60,15 @@ enum GoldenCheck {
     static func greedyChoices(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer) throws {
         var steps = 0, agreeing = 0, largestGap: Float = 0
         for entry in cases {
-            let prompt = tokenizer.encode(entry["prompt"] as! String, parseSpecial: true)
-            let whole = tokenizer.encode((entry["prompt"] as! String) + (entry["completion"] as! String), parseSpecial: true)
-            // The reference's tokens: the whole text's after the prompt's (their boundary does
-            // not merge in these prompts, which end with a newline or a space-free word).
-            try #require(whole.starts(with: prompt), "\(entry["prompt"]!): the prompt's tokens are not a prefix")
-            let reference = Array(whole[prompt.count...])
+            let text = entry["prompt"] as! String, completion = entry["completion"] as! String
+            let prompt = tokenizer.encode(text, parseSpecial: true)
+            // The reference's tokens: the whole text's after the prompt's, or, where the two
+            // texts merge across their boundary (Qwen's "):" + "\n" tokenize as ")" + ":\n"),
+            // the completion's own, as generated after the prompt's last token.
+            let whole = tokenizer.encode(text + completion, parseSpecial: true)
+            let reference = whole.starts(with: prompt)
+                ? Array(whole[prompt.count...]) : tokenizer.encode(completion, parseSpecial: false)
+            try #require(tokenizer.decode(reference) == completion, "\(text.debugDescription): the reference does not decode to the completion")
             model.truncate(to: 0)
             var logits = try model.evaluate(prompt)
             for (i, token) in reference.enumerated() {
@@ -75,7 +78,7 @@ enum GoldenCheck {
                 steps += 1
                 if gap == 0 { agreeing += 1 }
                 #expect(gap <= 0.02 * max(1, abs(top)),
-                        "\((entry["prompt"] as! String).debugDescription), step \(i): llama.cpp's token \(token) is \(gap) below the top logit \(top)")
+                        "\(text.debugDescription), step \(i): llama.cpp's token \(token) is \(gap) below the top logit \(top)")
                 if i + 1 < reference.count { logits = try model.evaluate([token]) }
             }
         }
