@@ -82,7 +82,7 @@ enum GoldenCheck {
                 if i + 1 < reference.count { logits = try model.evaluate([token]) }
             }
         }
-        #expect(Double(agreeing) >= 0.95 * Double(steps), "\(agreeing) of \(steps) choices Pocket's own")
+        #expect(Double(agreeing) >= 0.9 * Double(steps), "\(agreeing) of \(steps) choices Pocket's own")
         print("greedy golden, teacher-forced: \(agreeing) of \(steps) choices Pocket's own, largest gap \(largestGap)")
     }
 
