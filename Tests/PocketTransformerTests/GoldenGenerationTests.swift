@@ -54,7 +54,7 @@ enum GoldenCheck {
     /// reference completion, the reference's next token has Pocket's largest logit, or one
     /// within the trace tests' tolerance of it (2% of the largest, at least 0.02): llama.cpp
     /// rounds activations to 8 bits inside its products, so a logit can move that much. The
-    /// choices must be Pocket's own in at least 95% of the steps. This holds for builds
+    /// choices must be Pocket's own in at least 90% of the steps (a loose bound: the gap is the check). This holds for builds
     /// without FMA, whose free-running completions part from the reference at the first
     /// near-tie.
     static func greedyChoices(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer) throws {
