@@ -53,10 +53,10 @@ enum GoldenCheck {
     /// llama.cpp's greedy completions, teacher-forced: after the prompt and each prefix of the
     /// reference completion, the reference's next token has Pocket's largest logit, or one
     /// within the trace tests' tolerance of it (2% of the largest, at least 0.02): llama.cpp
-    /// rounds activations to 8 bits inside its products, so a logit can move that much. The
-    /// choices must be Pocket's own in at least 90% of the steps (a loose bound: the gap is the check). This holds for builds
-    /// without FMA, whose free-running completions part from the reference at the first
-    /// near-tie.
+    /// rounds activations to 8 bits inside its products, so a logit can move that much. At
+    /// least 90% of the choices must be Pocket's own (a loose bound: the gap is the check).
+    /// This holds for builds without FMA too, whose free-running completions part from the
+    /// reference at the first near-tie.
     static func greedyChoices(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer) throws {
         var steps = 0, agreeing = 0, largestGap: Float = 0
         for entry in cases {
