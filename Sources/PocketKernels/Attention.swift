@@ -36,10 +36,23 @@ public enum Attention {
         }
 
         /// Floats needed for `heads` query heads of `headDimension`: per head a block of
-        /// rescale factors and weights, the value accumulator, the running maximum and sum.
+        /// rescale factors and weights, the value accumulator, the running maximum and sum;
+        /// where keys are widened once per group (``widensKeys``), a block of widened keys.
         public static func count(heads: Int, headDimension: Int) -> Int {
-            heads * (2 * blockLength + headDimension + 2)
+            heads * (2 * blockLength + headDimension + 2) + (widensKeys && heads > 1 ? blockLength * headDimension : 0)
         }
+    }
+
+    /// Whether a group of heads reads each block's keys widened to single precision once
+    /// (for `headDimension` a multiple of 64): without a conversion instruction a widening is
+    /// a dozen vector operations per eight halves, which every head of the group would repeat
+    /// on every key; with one it is a single instruction, cheaper than the extra memory.
+    static var widensKeys: Bool {
+        #if POCKET_F16C || arch(arm64)
+        false
+        #else
+        true
+        #endif
     }
 
     /// `out_h = Σ_j softmax_j(q_h · k_j · scale) · v_j` over positions `0..<length` for
@@ -104,16 +117,36 @@ public enum Attention {
         maxima.update(repeating: -.infinity, count: heads)
         sums.update(repeating: 0, count: heads)
 
+        // The group's widened key block (row j at j · hd), where there is one.
+        let widenedKeys = widensKeys && heads > 1 && hd % 64 == 0 ? scratch.buffer + heads * (2 * block + hd + 2) : nil
         var start = 0
         while start < length {
             let count = min(block, length - start)
             let k = keys + start * rowStride, v = values + start * rowStride
+            if let kw = widenedKeys {
+                let raw = UnsafeMutableRawPointer(kw)
+                for j in 0..<count {
+                    let row = UnsafeRawPointer(k + j * rowStride)
+                    for d in stride(from: 0, to: hd, by: 16) {
+                        raw.storeBytes(of: HalfConversion.widened(row.loadUnaligned(fromByteOffset: 2 * d, as: SIMD16<Float16>.self)),
+                                       toByteOffset: 4 * (j * hd + d), as: SIMD16<Float>.self)
+                    }
+                }
+            }
             // Pass 1: the online softmax's decisions at every position of the block.
             for h in 0..<heads {
                 let r = rescales + h * block, w = weights + h * block
                 let query = queries + h * hd
                 var j = 0
-                if hd % 64 == 0 {
+                if let kw = widenedKeys {
+                    // The same dot products, on the widened rows.
+                    while j + 8 <= count {
+                        let scores = VectorMath.eightDots(query, UnsafePointer(kw + j * hd), stride: hd, count: hd) * scale
+                        UnsafeMutableRawPointer(w + j).storeBytes(of: scores, as: SIMD8<Float>.self)
+                        j += 8
+                    }
+                    while j < count { w[j] = VectorMath.reduced(VectorMath.eightLanes(query, kw + j * hd, count: hd)) * scale; j += 1 }
+                } else if hd % 64 == 0 {
                     while j + 8 <= count {
                         let scores = VectorMath.eightDots(query, k + j * rowStride, stride: rowStride, count: hd) * scale
                         UnsafeMutableRawPointer(w + j).storeBytes(of: scores, as: SIMD8<Float>.self)
@@ -250,11 +283,11 @@ public enum Attention {
     static func step(_ y: inout SIMD16<Float>, _ value: SIMD16<Float>, _ rescale: Float, _ weight: Float, _ half: Bool) {
         if rescale != 1 {
             y *= rescale
-            if half { y = HalfConversion.widened(HalfConversion.narrowed(y)) }
+            if half { y = HalfConversion.rounded(y) }
         }
         if weight != 0 {
             y.multiplyAdd(value, SIMD16(repeating: weight))
-            if half { y = HalfConversion.widened(HalfConversion.narrowed(y)) }
+            if half { y = HalfConversion.rounded(y) }
         }
     }
 

@@ -6,7 +6,7 @@
 // Elsewhere (x86-64's baseline, which a build of Pocket as a versioned dependency gets) each
 // conversion is a call into compiler-rt per lane (`__extendhfsf2`, `__truncsfhf2`): here the
 // conversions are integer and float bit operations on 32-bit lanes instead, which compile to
-// plain SSE2 vector code (checked with objdump: `punpcklwd`, `pslld`, `pand`, `pcmpeqd`,
+// plain SSE2 vector code (checked with objdump: `punpcklwd`, `pslld`, `pand`, `pcmpgtd`, `mulps`,
 // `addps`, `packssdw`). They agree with the hardware conversion on every non-NaN input
 // (rounding to nearest, ties to even, subnormals, ±0, ±∞); NaNs stay NaNs, quieted, payload
 // kept in the bits both formats have.
@@ -114,6 +114,18 @@ package enum HalfConversion {
         #endif
     }
 
+    /// Sixteen floats rounded to the nearest half-precision numbers, kept as floats:
+    /// `widened(narrowed(v))`, without the round trip through 16-bit lanes where there is no
+    /// conversion instruction (``roundedBits(_:)``, about half the operations).
+    @inline(__always)
+    package static func rounded(_ v: SIMD16<Float>) -> SIMD16<Float> {
+        #if POCKET_F16C || arch(arm64)
+        widened(narrowed(v))
+        #else
+        SIMD16(lowHalf: roundedBits(v.lowHalf), highHalf: roundedBits(v.highHalf))
+        #endif
+    }
+
     /// Eight halves widened to floats (exact).
     @inline(__always)
     package static func widened(_ v: SIMD8<Float16>) -> SIMD8<Float> {
@@ -152,26 +164,41 @@ package enum HalfConversion {
     }
 
     /// The integer-operation widening of eight halves' bit patterns (every build compiles it;
-    /// the tests check it on every target). Branch-free: every lane takes the normal path, and
-    /// masks pick the special cases' results.
+    /// the tests check it on every target). Branch-free: the half's exponent and mantissa are
+    /// moved where a float has them and the float multiplied by 2^112 (the exponent bias
+    /// difference), exact for normal and subnormal halves alike; masks fix up ∞ and NaN.
     @inline(__always)
     package static func widenedBits(_ bits: SIMD8<UInt16>) -> SIMD8<Float> {
         let h = zeroExtended(bits)
         let fields = (h & 0x7FFF) &<< 13          // exponent and mantissa where a float has them
-        let exponent = fields & 0x0F80_0000
-        var result = fields &+ 112 << 23          // rebiased: right for normal halves
-        // ∞ and NaN (exponent all ones): rebiased again to the float's all-ones exponent; a
-        // NaN (nonzero mantissa) quieted.
-        let special = below(0x0F7F_FFFF, exponent)
-        result &+= special & 112 << 23
+        let scaled = unsafeBitCast(unsafeBitCast(fields, to: SIMD8<Float>.self) * 0x1p112, to: SIMD8<UInt32>.self)
+        // ∞ and NaN (exponent all ones, scaled to 2^16 and up): the float's all-ones exponent;
+        // a NaN (nonzero mantissa) quieted.
+        var result = scaled | below(0x0F7F_FFFF, fields) & 0x7F80_0000
         result |= below(0x0F80_0000, fields) & 0x0040_0000
-        // Zero and subnormals (exponent 0): the float 2^-14 · (1 + m/1024) minus 2^-14 is
-        // m · 2^-24, computed exactly by the float subtraction (no subnormal operand).
-        let tiny = below(exponent, 1)
-        let subnormal = unsafeBitCast(
-            unsafeBitCast(result &+ 1 << 23, to: SIMD8<Float>.self) - 0x1p-14, to: SIMD8<UInt32>.self)
-        result = tiny & subnormal | ~tiny & result
         return unsafeBitCast(result | (h & 0x8000) &<< 16, to: SIMD8<Float>.self)
+    }
+
+    /// `widenedBits(narrowedBits(v))` with float lanes throughout: each float rounded to 11
+    /// significant bits (ties to even) in place, below 2^-14 to a multiple of 2^-24, from
+    /// 65520 up to ∞, NaNs quieted with the payload bits a half keeps.
+    @inline(__always)
+    package static func roundedBits(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        let bits = unsafeBitCast(v, to: SIMD8<UInt32>.self)
+        let magnitude = bits & 0x7FFF_FFFF
+        // Normal halves: add just under half an ulp plus the lowest kept bit, clear the 13
+        // dropped bits (a carry into the exponent is the right result).
+        let odd = (magnitude &>> 13) & 1
+        let normal = (magnitude &+ 0xFFF &+ odd) & 0xFFFF_E000
+        // Below 2^-14: adding 0.5 rounds to a multiple of 2^-24 (0.5's ulp, ties to even);
+        // subtracting it again is exact.
+        let half = SIMD8<Float>(repeating: 0.5)
+        let subnormal = unsafeBitCast((unsafeBitCast(magnitude, to: SIMD8<Float>.self) + half) - half, to: SIMD8<UInt32>.self)
+        let nan = below(0x7F80_0000, magnitude)
+        let special = 0x7F80_0000 | nan & (magnitude & 0x003F_E000 | 0x0040_0000)
+        let tiny = below(magnitude, 0x3880_0000), large = ~below(magnitude, 0x477F_F000)
+        let result = tiny & subnormal | large & special | ~(tiny | large) & normal
+        return unsafeBitCast(result | bits & 0x8000_0000, to: SIMD8<Float>.self)
     }
 
     /// The integer-operation narrowing of eight floats to halves' bit patterns (ties to even);

@@ -37,4 +37,14 @@ extension VectorMath {
         return scores
         #endif
     }
+
+    /// ``eightDots(_:_:stride:count:)-(_,UnsafePointer<Float16>,_,_)`` on half-precision rows
+    /// already widened to single precision, bit for bit (the builds that widen rows ahead have
+    /// no 256-bit vectors, so this is the per-score reduction).
+    @inline(__always)
+    static func eightDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, stride: Int, count: Int) -> SIMD8<Float> {
+        var scores = SIMD8<Float>()
+        for j in 0..<8 { scores[j] = reduced(eightLanes(a, b + j * stride, count: count)) }
+        return scores
+    }
 }

@@ -71,6 +71,28 @@ public enum VectorMath {
         return v.lowHalf + v.highHalf
     }
 
+    /// ``eightLanes(_:_:count:)-(_,UnsafePointer<Float16>,_)`` on a half-precision row already
+    /// widened to single precision: the same operations in the same order.
+    @inline(__always)
+    static func eightLanes(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> SIMD8<Float> {
+        var acc0 = SIMD16<Float>(), acc1 = SIMD16<Float>(), acc2 = SIMD16<Float>(), acc3 = SIMD16<Float>()
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var i = 0
+        while i < count {
+            acc0.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
+                             rb.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self))
+            acc1.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
+                             rb.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self))
+            acc2.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self),
+                             rb.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self))
+            acc3.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self),
+                             rb.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self))
+            i += 64
+        }
+        let v = (acc0 + acc2) + (acc1 + acc3)
+        return v.lowHalf + v.highHalf
+    }
+
     /// The last steps of ``dot(_:_:count:)-(_,UnsafePointer<Float16>,_)``: eight lanes halved
     /// to four, then `(l0 + l2) + (l1 + l3)`.
     @inline(__always)
@@ -135,7 +157,7 @@ public enum VectorMath {
         var i = 0
         while i + 16 <= count {
             let v = rx.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self)
-            rx.storeBytes(of: HalfConversion.widened(HalfConversion.narrowed(v)), toByteOffset: 4 * i, as: SIMD16<Float>.self)
+            rx.storeBytes(of: HalfConversion.rounded(v), toByteOffset: 4 * i, as: SIMD16<Float>.self)
             i += 16
         }
         while i < count { x[i] = HalfConversion.rounded(x[i]); i += 1 }

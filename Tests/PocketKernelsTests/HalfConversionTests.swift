@@ -83,7 +83,8 @@ import Testing
         #expect(mismatches.count == 0, "first mismatches: \(mismatches.prefix(8).map { String($0, radix: 16) })")
     }
 
-    /// Narrowing against the standard library (and the vector forms against the scalar one):
+    /// Narrowing against the standard library (and the vector forms against the scalar one;
+    /// rounding in float lanes against narrowing then widening, NaN payloads included):
     /// every tie between neighbouring halves and its neighbours, the subnormal and overflow
     /// boundaries, ±0, ±∞, NaNs, then a few million random floats.
     @Test(arguments: [0, 1, 2])
@@ -97,6 +98,8 @@ import Testing
                 let software = HalfConversion.narrowedBits(v.lowHalf), softwareHigh = HalfConversion.narrowedBits(v.highHalf)
                 let narrow16 = unsafeBitCast(HalfConversion.narrowed(v), to: SIMD16<UInt16>.self)
                 let narrow8 = unsafeBitCast(HalfConversion.narrowed(v.lowHalf), to: SIMD8<UInt16>.self)
+                let round16 = HalfConversion.rounded(v)
+                let roundedLow = HalfConversion.roundedBits(v.lowHalf), roundedHigh = HalfConversion.roundedBits(v.highHalf)
                 for i in 0..<16 {
                     let x = v[i]
                     let expected = Float16(x).bitPattern, reference = HalfConversion.narrowedReference(x)
@@ -104,7 +107,10 @@ import Testing
                     if !Self.agree(reference, expected) || s != reference || !Self.agree(narrow16[i], expected)
                         || i < 8 && !Self.agree(narrow8[i], expected)
                         || !Self.agree(HalfConversion.narrowed(x).bitPattern, expected)
-                        || !Self.agree(HalfConversion.rounded(x), Float(Float16(x))) {
+                        || !Self.agree(HalfConversion.rounded(x), Float(Float16(x)))
+                        || !Self.agree(round16[i], Float(Float16(x)))
+                        || (i < 8 ? roundedLow[i] : roundedHigh[i - 8]).bitPattern
+                            != HalfConversion.widenedReference(reference).bitPattern {
                         mismatches.append(x)
                     }
                 }
