@@ -11,7 +11,7 @@ import Foundation
 // (docs/architecture.md, "Adding an instruction set").
 //
 // Build modes:
-// - **root** (Pocket's own checkout, or a `.package(path:)` dependency): the numeric targets are
+// - **root** (Pocket's own checkout, or a local path dependency): the numeric targets are
 //   compiled for the build machine's CPU (`-target-cpu native`) with the fastest tier it has.
 // - **dependency** (a checkout SwiftPM or Xcode made for a package that depends on Pocket, i.e.
 //   a folder inside `…/checkouts/`): SwiftPM refuses unsafe flags there, so none are declared.

@@ -57,20 +57,6 @@ extension ByteDot {
         return accumulator &+ widenPairs(_mm256_maddubs_epi16(_mm256_sign_epi8(w, w), x))
     }
 
-    /// ``dot(_:flipped:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
-    @inline(__always)
-    package static func dot(_ accumulator: SIMD16<Int32>, flipped: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
-        SIMD16(lowHalf: dot(accumulator.lowHalf, flipped: flipped.lowHalf, signed.lowHalf),
-               highHalf: dot(accumulator.highHalf, flipped: flipped.highHalf, signed.highHalf))
-    }
-
-    /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
-    @inline(__always)
-    package static func dot(_ accumulator: SIMD16<Int32>, _ unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
-        SIMD16(lowHalf: dot(accumulator.lowHalf, unsigned.lowHalf, signed.lowHalf),
-               highHalf: dot(accumulator.highHalf, unsigned.highHalf, signed.highHalf))
-    }
-
     /// ``dot(_:small:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
     @inline(__always)
     package static func dot(_ accumulator: SIMD16<Int32>, small unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
@@ -83,13 +69,6 @@ extension ByteDot {
     @inline(__always)
     package static func dotHalves(_ accumulator: SIMD8<Int32>, _ a: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<Int32> {
         accumulator &+ unsafeBitCast(_mm256_madd_epi16(m256(a), m256(b)), to: SIMD8<Int32>.self)
-    }
-
-    /// ``dotHalves(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
-    @inline(__always)
-    package static func dotHalves(_ accumulator: SIMD16<Int32>, _ a: SIMD16<UInt32>, _ b: SIMD16<UInt32>) -> SIMD16<Int32> {
-        SIMD16(lowHalf: dotHalves(accumulator.lowHalf, a.lowHalf, b.lowHalf),
-               highHalf: dotHalves(accumulator.highHalf, a.highHalf, b.highHalf))
     }
 
     /// The four `vpmaddubsw` products of four weight vectors (every weight below 32) with four
@@ -179,19 +158,6 @@ extension ByteDot {
         SIMD16(lowHalf: byteMask(UInt32(truncatingIfNeeded: bits)), highHalf: byteMask(UInt32(truncatingIfNeeded: bits &>> 32)))
     }
 
-    /// Lanes 0…7 `pair[0]`, lanes 8…15 `pair[1]`: one scale per 32-value block for a product
-    /// that covers two blocks.
-    @inline(__always)
-    package static func spread(_ pair: SIMD2<Float>) -> SIMD16<Float> {
-        SIMD16(lowHalf: SIMD8(repeating: pair[0]), highHalf: SIMD8(repeating: pair[1]))
-    }
-
-    /// The two fp16 numbers in `bits` (low half first) as floats over lanes 0…7 and 8…15.
-    @inline(__always)
-    package static func spreadHalves(_ bits: UInt32) -> SIMD16<Float> {
-        spread(halves(bits))
-    }
-
     /// Sixteen fp16 numbers as floats (`vcvtph2ps` per half, exact).
     @inline(__always)
     package static func floats(halves: SIMD16<UInt16>) -> SIMD16<Float> {
@@ -206,19 +172,6 @@ extension ByteDot {
             unsafeBitCast(_mm256_mullo_epi16(m256(a), m256(b)), to: SIMD8<UInt32>.self)
         }
         return SIMD16(lowHalf: half(a.lowHalf, b.lowHalf), highHalf: half(a.highHalf, b.highHalf))
-    }
-
-    /// Byte i of the result is byte `index[i] & 15` of `table`'s 16-byte lane that holds byte
-    /// i, or zero where bit 7 of `index[i]` is set (`vpshufb`).
-    @inline(__always)
-    package static func shuffleBytes(_ table: SIMD16<UInt32>, _ index: SIMD16<UInt32>) -> SIMD16<UInt32> {
-        SIMD16(lowHalf: shuffleBytes(table.lowHalf, index.lowHalf), highHalf: shuffleBytes(table.highHalf, index.highHalf))
-    }
-
-    /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
-    @inline(__always)
-    package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {
-        SIMD16(lowHalf: floats(v.lowHalf), highHalf: floats(v.highHalf))
     }
 
     /// `accumulator` plus the products of two weight vectors with two activation vectors,

@@ -174,24 +174,6 @@ extension ByteDot {
         SIMD8(lowHalf: _mm_cvtepi32_ps(xmm(v.lowHalf)), highHalf: _mm_cvtepi32_ps(xmm(v.highHalf)))
     }
 
-    /// The lanes as floats (`cvtdq2ps`; exact below 2^24).
-    @inline(__always)
-    package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {
-        SIMD16(lowHalf: floats(v.lowHalf), highHalf: floats(v.highHalf))
-    }
-
-    /// Lanes 0…7 `pair[0]`, lanes 8…15 `pair[1]`.
-    @inline(__always)
-    package static func spread(_ pair: SIMD2<Float>) -> SIMD16<Float> {
-        SIMD16(lowHalf: SIMD8(repeating: pair[0]), highHalf: SIMD8(repeating: pair[1]))
-    }
-
-    /// The two fp16 numbers in `bits` (low half first) as floats over lanes 0…7 and 8…15.
-    @inline(__always)
-    package static func spreadHalves(_ bits: UInt32) -> SIMD16<Float> {
-        spread(halves(bits))
-    }
-
     // MARK: Byte products
 
     /// `accumulator` plus, per 32-bit lane, the four products of the unsigned bytes of
@@ -199,13 +181,6 @@ extension ByteDot {
     @inline(__always)
     package static func dot(_ accumulator: SIMD8<Int32>, _ unsigned: SIMD8<UInt32>, _ signed: SIMD8<UInt32>) -> SIMD8<Int32> {
         accumulator &+ unsafeBitCast(halfwise(unsigned, signed, products), to: SIMD8<Int32>.self)
-    }
-
-    /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
-    @inline(__always)
-    package static func dot(_ accumulator: SIMD16<Int32>, _ unsigned: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
-        SIMD16(lowHalf: dot(accumulator.lowHalf, unsigned.lowHalf, signed.lowHalf),
-               highHalf: dot(accumulator.highHalf, unsigned.highHalf, signed.highHalf))
     }
 
     /// ``dot(_:_:_:)-(SIMD8<Int32>,_,_)`` where every unsigned byte is below 128: the same
@@ -233,25 +208,11 @@ extension ByteDot {
         }, to: SIMD8<Int32>.self)
     }
 
-    /// ``dot(_:flipped:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
-    @inline(__always)
-    package static func dot(_ accumulator: SIMD16<Int32>, flipped: SIMD16<UInt32>, _ signed: SIMD16<UInt32>) -> SIMD16<Int32> {
-        SIMD16(lowHalf: dot(accumulator.lowHalf, flipped: flipped.lowHalf, signed.lowHalf),
-               highHalf: dot(accumulator.highHalf, flipped: flipped.highHalf, signed.highHalf))
-    }
-
     /// `accumulator` plus, per 32-bit lane, the two products of the signed 16-bit halves of
     /// `a` and `b` (`pmaddwd`, then an addition).
     @inline(__always)
     package static func dotHalves(_ accumulator: SIMD8<Int32>, _ a: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<Int32> {
         accumulator &+ unsafeBitCast(halfwise(a, b, _mm_madd_epi16), to: SIMD8<Int32>.self)
-    }
-
-    /// ``dotHalves(_:_:_:)-(SIMD8<Int32>,_,_)`` on 512 bits.
-    @inline(__always)
-    package static func dotHalves(_ accumulator: SIMD16<Int32>, _ a: SIMD16<UInt32>, _ b: SIMD16<UInt32>) -> SIMD16<Int32> {
-        SIMD16(lowHalf: dotHalves(accumulator.lowHalf, a.lowHalf, b.lowHalf),
-               highHalf: dotHalves(accumulator.highHalf, a.highHalf, b.highHalf))
     }
 
     /// `accumulator` plus the products of two weight vectors (every weight below 64) with two
@@ -340,12 +301,6 @@ extension ByteDot {
     @inline(__always)
     package static func shuffleBytes(_ table: SIMD8<UInt32>, _ index: SIMD8<UInt32>) -> SIMD8<UInt32> {
         halfwise(table, index, shuffle)
-    }
-
-    /// ``shuffleBytes(_:_:)-(SIMD8<UInt32>,_)`` on 512 bits.
-    @inline(__always)
-    package static func shuffleBytes(_ table: SIMD16<UInt32>, _ index: SIMD16<UInt32>) -> SIMD16<UInt32> {
-        SIMD16(lowHalf: shuffleBytes(table.lowHalf, index.lowHalf), highHalf: shuffleBytes(table.highHalf, index.highHalf))
     }
 
     /// 32 bytes, byte `i` all ones where bit `i` of `bits` is set and zero elsewhere: byte
