@@ -213,9 +213,9 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// `POCKET_MODEL`, then the checkout's default file.
     static func locateDefault() -> URL {
         if let path = ProcessInfo.processInfo.environment["POCKET_MODEL"] { return URL(fileURLWithPath: path) }
-        // Sources/Pocket/SystemLanguageModel.swift -> package root is three levels up.
+        // Sources/Pocket/Model/SystemLanguageModel.swift -> the package root is four levels up.
         var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
+        for _ in 0..<4 { root.deleteLastPathComponent() }
         return root.appendingPathComponent(defaultModelPath)
     }
 }
