@@ -119,6 +119,22 @@ struct SessionTests {
         #expect(next.usage.outputTokens <= 2)
     }
 
+    /// `respond` sent right after `break` out of a stream's loop is accepted, with no wait:
+    /// leaving the loop frees the session before the loop's exit returns.
+    @Test(arguments: [1, 3])
+    func respondRightAfterBreakingOutOfAStream(snapshots: Int) async throws {
+        let session = LanguageModelSession(model: model)
+        var seen = 0
+        for try await _ in session.streamResponse(to: "Tell me a long story.", options: greedy(200)) {
+            seen += 1
+            if seen == snapshots { break }
+        }
+        let next = try await session.respond(to: "Hi", options: greedy(2))
+        #expect(next.usage.outputTokens <= 2)
+        // Only the second request's turn: the abandoned one committed nothing.
+        #expect(session.transcript.count == 2)
+    }
+
     @Test func promptThatDoesNotFitThrowsBeforeGenerating() async throws {
         let small = try SystemLanguageModel(contentsOf: defaultModelURL, contextSize: 64)
         #expect(small.contextSize == 64)

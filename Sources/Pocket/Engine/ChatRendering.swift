@@ -1,4 +1,5 @@
 import Foundation
+import PocketGrammar
 import PocketTokenizer
 
 /// How a GGUF model sees a request: its chat template's rendering of the messages, with tools
@@ -48,16 +49,27 @@ struct ChatRendering {
     /// opener (one token in Qwen's vocabulary), or Pocket's marker as text.
     var callOpener: String { template.nativeTools?.callOpener ?? Self.pocketMarker }
 
-    /// JSON Schema text of what follows the opener: one call object (native) or an array of
-    /// calls (Pocket's format).
-    func callSchema(_ tools: [RenderedToolDefinition]) -> String {
-        let choices = tools.map { d in
-            "{\"type\":\"object\",\"properties\":{\"name\":{\"const\":\(Self.quoted(d.name))},"
-                + "\"arguments\":\(d.parametersJSON)},\"required\":[\"name\",\"arguments\"],\"x-order\":[\"name\",\"arguments\"],"
-                + "\"additionalProperties\":false}"
+    /// The grammar of what follows the opener: one call object (native) or an array of calls
+    /// (Pocket's format), each `{"name": …, "arguments": …}` with the tool's name and its
+    /// arguments' schema, lowered straight from the tools' `GenerationSchema`s (each tool's
+    /// definitions under a name of its own).
+    ///
+    /// - Throws: What lowering a tool's schema throws (``GenerationSchema/SchemaError``,
+    ///   `GrammarError`).
+    func callSchema(_ tools: [RenderedToolDefinition]) throws -> GrammarSchema {
+        var definitions: [String: GrammarSchema.Node] = [:]
+        var calls: [GrammarSchema.Node] = []
+        for (index, tool) in tools.enumerated() {
+            let arguments = try tool.parameters.grammarSchema(definitionPrefix: "tool\(index)/")
+            definitions.merge(arguments.definitions) { first, _ in first }
+            calls.append(.object([
+                .init(name: "name", node: .string(.init(choices: [tool.name]))),
+                .init(name: "arguments", node: arguments.root),
+            ]))
         }
-        let call = choices.count == 1 ? choices[0] : "{\"anyOf\":[\(choices.joined(separator: ","))]}"
-        return template.nativeTools != nil ? call : "{\"type\":\"array\",\"minItems\":1,\"items\":\(call)}"
+        let call = calls.count == 1 ? calls[0] : .anyOf(calls)
+        let root: GrammarSchema.Node = template.nativeTools != nil ? call : .array(items: call, minimum: 1, maximum: nil)
+        return GrammarSchema(root: root, definitions: definitions)
     }
 
     /// A tool as native templates list it: `{"type": "function", "function": {…}}`, spaced as

@@ -4,14 +4,6 @@ import Foundation
 // executor renders a request's transcript into before tokenizing. Internal to Pocket's engine;
 // providers receive the `Transcript` itself (`LanguageModelExecutorGenerationRequest`).
 
-/// Errors a ``TransformerContext`` reports to its executor.
-enum TransformerContextError: Error, Sendable, Equatable {
-    /// The conversation plus the reply does not fit the context window.
-    case contextFull(needed: Int, capacity: Int)
-    /// The model could not produce text of the required format.
-    case decodingFailure(String)
-}
-
 /// One rendered message of a conversation.
 struct RenderedMessage: Sendable, Equatable, Hashable {
     /// Who wrote a message.
@@ -49,23 +41,17 @@ struct RenderedMessage: Sendable, Equatable, Hashable {
 }
 
 /// A tool a request offers to the model.
-struct RenderedToolDefinition: Sendable, Equatable, Hashable {
+struct RenderedToolDefinition: Sendable {
     /// The tool's name.
     var name: String
     /// What the tool does.
     var description: String
-    /// The JSON Schema text of the arguments (an object).
+    /// The arguments' schema: what calls are constrained to (lowered to the grammar directly).
+    var parameters: GenerationSchema
+    /// The JSON Schema text of the arguments (an object): what the model is shown.
     var parametersJSON: String
     /// Whether the model is shown the arguments' schema (calls are constrained to it either way).
     var includesSchemaInInstructions: Bool
-
-    /// Creates a definition.
-    init(name: String, description: String, parametersJSON: String, includesSchemaInInstructions: Bool = true) {
-        self.name = name
-        self.description = description
-        self.parametersJSON = parametersJSON
-        self.includesSchemaInInstructions = includesSchemaInInstructions
-    }
 }
 
 /// What a session asks a model for.
@@ -174,7 +160,8 @@ extension RenderedRequest {
 extension RenderedToolDefinition {
     /// A transcript's tool definition as a request offers it.
     init(_ definition: Transcript.ToolDefinition) {
-        self.init(name: definition.name, description: definition.description, parametersJSON: definition.parametersJSON,
+        self.init(name: definition.name, description: definition.description, parameters: definition.parameters,
+                  parametersJSON: definition.parametersJSON,
                   includesSchemaInInstructions: definition.includesSchemaInInstructions != false)
     }
 }

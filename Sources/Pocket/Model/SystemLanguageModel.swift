@@ -79,6 +79,9 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     public let useCase: UseCase
     /// The guardrails.
     public let guardrails: Guardrails
+    /// The rules that keep a small model's tool use on track (a Pocket addition;
+    /// ``ToolCallHeuristics/smallModels`` unless given).
+    public let toolCallHeuristics: ToolCallHeuristics
     private let requestedContextSize: Int
     private let loaded: Result<Loaded, Error>
 
@@ -96,10 +99,11 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// The model in `url`, loaded unless `checkCPU` (this build against this CPU; tests fake
     /// it) throws.
     init(url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default,
-         checkCPU: () throws -> Void = { try CPUFeatures.checkSupported() }) {
+         toolCallHeuristics: ToolCallHeuristics = .smallModels, checkCPU: () throws -> Void = { try CPUFeatures.checkSupported() }) {
         self.url = url
         self.useCase = useCase
         self.guardrails = guardrails
+        self.toolCallHeuristics = toolCallHeuristics
         requestedContextSize = contextSize
         loaded = Result {
             // Before touching the file: the kernels of a build for another CPU would crash here.
@@ -118,12 +122,15 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     ///   - contextSize: The context window of sessions; never above the model's trained context.
     ///   - useCase: The use case.
     ///   - guardrails: The guardrails.
+    ///   - toolCallHeuristics: The rules for small models' tool use; ``ToolCallHeuristics/none``
+    ///     for a model that follows its template's tool format.
     /// - Throws: ``UnsupportedCPUError`` when this build of Pocket needs CPU instructions this
     ///   machine lacks; the loading error when the file cannot be opened as a supported model.
     public convenience init(
-        contentsOf url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default
+        contentsOf url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default,
+        toolCallHeuristics: ToolCallHeuristics = .smallModels
     ) throws {
-        self.init(url: url, contextSize: contextSize, useCase: useCase, guardrails: guardrails)
+        self.init(url: url, contextSize: contextSize, useCase: useCase, guardrails: guardrails, toolCallHeuristics: toolCallHeuristics)
         _ = try loaded.get()
     }
 
@@ -200,7 +207,7 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
             throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
                 debugDescription: "\(url.path): \(error). \(Availability.UnavailableReason.modelNotReady)"))
         }
-        return try TransformerContext(model: model, contextSize: contextSize)
+        return try TransformerContext(model: model, contextSize: contextSize, heuristics: toolCallHeuristics)
     }
 
     /// The loaded model, or the loading error.

@@ -19,9 +19,12 @@ extension GenerationSchema {
     /// - Throws: ``SchemaError`` or ``GuideError`` when the schema cannot be resolved;
     ///   `GrammarError` when the grammar engine cannot enforce it (naming the JSON pointer of
     ///   the `jsonSchemaString()` keyword at fault).
-    func grammarSchema() throws -> GrammarSchema {
+    ///
+    /// - Parameter definitionPrefix: Prepended to every definition's name, so that the
+    ///   definitions of several schemas (a request's tools) can share one grammar.
+    func grammarSchema(definitionPrefix: String = "") throws -> GrammarSchema {
         let (root, definitions) = try resolved()
-        var lowering = GrammarLowering(definitions: definitions)
+        var lowering = GrammarLowering(definitions: definitions, prefix: definitionPrefix)
         let node = try lowering.node(root, path: "#")
         return GrammarSchema(root: node, definitions: lowering.lowered)
     }
@@ -36,10 +39,13 @@ struct GrammarLowering {
     private var inProgress: Set<String> = []
     /// Depth of nested nodes, against runaway expansion.
     private var depth = 0
+    /// What the lowered definitions' names start with.
+    private let prefix: String
 
-    /// Creates a lowering of a schema with these definitions.
-    init(definitions: [String: SchemaNode]) {
+    /// Creates a lowering of a schema with these definitions, named `prefix` + name once lowered.
+    init(definitions: [String: SchemaNode], prefix: String = "") {
         self.definitions = definitions
+        self.prefix = prefix
     }
 
     /// Numbers are written with at most 15 integer digits: bounds beyond are no bounds.
@@ -119,13 +125,14 @@ struct GrammarLowering {
 
     /// A reference to definition `name`, lowering the definition when first reached.
     private mutating func reference(_ name: String, path: String) throws(GrammarError) -> GrammarSchema.Node {
-        if lowered[name] == nil && !inProgress.contains(name) {
+        let loweredName = prefix + name
+        if lowered[loweredName] == nil && !inProgress.contains(name) {
             guard let definition = definitions[name] else { throw .undefinedReference("#/$defs/" + name, path: path) }
             inProgress.insert(name)
-            lowered[name] = try node(definition, path: "#/$defs/" + name)
+            lowered[loweredName] = try node(definition, path: "#/$defs/" + name)
             inProgress.remove(name)
         }
-        return .reference(name)
+        return .reference(loweredName)
     }
 
     /// String choices: those the pattern (if any) accepts, duplicates dropped, checked with

@@ -48,7 +48,7 @@ extension LanguageModelSession {
         let outcome = try await run(
             prompt: prompt, schema: schema, schemaName: "schema", includeSchemaInPrompt: includeSchemaInPrompt, options: options
         ) { _ in }
-        let content = try Self.decode(outcome.text)
+        let content = try outcome.parsedStructure()
         return Response(content: content, rawContent: content, transcriptEntries: outcome.entries[...], usage: outcome.usage)
     }
 
@@ -86,7 +86,7 @@ extension LanguageModelSession {
         let outcome = try await run(
             prompt: prompt, schema: type.generationSchema, schemaName: String(describing: type),
             includeSchemaInPrompt: includeSchemaInPrompt, options: options) { _ in }
-        let raw = try Self.decode(outcome.text)
+        let raw = try outcome.parsedStructure()
         let content: Content
         do { content = try Content(raw) } catch {
             throw GenerationError.decodingFailure(.init(debugDescription: "the response does not convert to \(type): \(error)"))
@@ -112,10 +112,24 @@ extension LanguageModelSession {
         try await respond(to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
 
+    /// A structured response's value from its JSON.
+    ///
+    /// - Throws: ``GenerationError/decodingFailure(_:)`` when the text is not JSON.
     static func decode(_ json: String) throws -> GeneratedContent {
         do { return try GeneratedContent(json: json) } catch {
             throw GenerationError.decodingFailure(.init(debugDescription: "the response is not valid JSON: \(error)"))
         }
+    }
+}
+
+extension LanguageModelSession.Outcome {
+    /// The structured value ``LanguageModelSession/run`` parsed (a request with a schema always
+    /// has one).
+    func parsedStructure() throws -> GeneratedContent {
+        guard let structure else {
+            throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "the response has no structured value"))
+        }
+        return structure
     }
 }
 

@@ -179,7 +179,10 @@ public final class LanguageModelSession: @unchecked Sendable {
 
     /// The result of ``run``.
     struct Outcome {
+        /// The response's text (a structured value's JSON).
         var text: String
+        /// The structured value, parsed once from ``text``; `nil` for a text response.
+        var structure: GeneratedContent?
         var entries: [Transcript.Entry]
         var usage: Usage
     }
@@ -265,19 +268,12 @@ public final class LanguageModelSession: @unchecked Sendable {
             guard guardrails.check(reply.text) else {
                 throw GenerationError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
             }
-            let segment: Transcript.Segment
-            if schema != nil {
-                let content: GeneratedContent
-                do { content = try GeneratedContent(json: reply.text) } catch {
-                    throw GenerationError.decodingFailure(.init(debugDescription: "the response is not valid JSON: \(error)"))
-                }
-                segment = .structure(.init(source: schemaName ?? "schema", content: content))
-            } else {
-                segment = .text(.init(content: reply.text))
-            }
+            let structure = try schema.map { _ in try Self.decode(reply.text) }
+            let segment: Transcript.Segment = structure.map { .structure(.init(source: schemaName ?? "schema", content: $0)) }
+                ?? .text(.init(content: reply.text))
             newEntries.append(.response(.init(segments: [segment])))
             try commit(newEntries, for: ticket)
-            return Outcome(text: reply.text, entries: newEntries, usage: usage)
+            return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage)
         }
         throw GenerationError.decodingFailure(.init(debugDescription: "the model kept calling tools for 16 rounds without answering"))
     }

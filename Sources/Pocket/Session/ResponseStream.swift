@@ -49,7 +49,7 @@ extension LanguageModelSession {
                         guard let content = try? Content.PartiallyGenerated(raw) else { return }
                         continuation.yield(Snapshot(content: content, rawContent: raw))
                     }
-                    let raw = structured ? try LanguageModelSession.decode(outcome.text) : GeneratedContent(kind: .string(outcome.text))
+                    let raw = structured ? try outcome.parsedStructure() : GeneratedContent(kind: .string(outcome.text))
                     let content: Content
                     do { content = try Content(raw) } catch {
                         throw GenerationError.decodingFailure(.init(debugDescription: "the response does not convert to \(Content.self): \(error)"))

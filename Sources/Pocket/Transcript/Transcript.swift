@@ -147,17 +147,59 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var name: String
         /// What the tool does.
         public var description: String
-        /// The JSON Schema text of the tool's arguments.
+        /// The schema of the tool's arguments.
+        public let parameters: GenerationSchema
+        /// The JSON Schema text of the tool's arguments (what the model is shown, what a saved
+        /// transcript holds, and what definitions are compared by).
         let parametersJSON: String
         /// `false` when the tool asked not to have its schema in the instructions (the call is
         /// still constrained by it).
         var includesSchemaInInstructions: Bool?
 
         /// Creates a definition.
+        ///
+        /// - Throws: ``GenerationSchema/SchemaError`` when the schema cannot be resolved.
         public init(name: String, description: String, parameters: GenerationSchema) throws {
             self.name = name
             self.description = description
+            self.parameters = parameters
             self.parametersJSON = try parameters.jsonSchemaString()
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, description, parametersJSON, includesSchemaInInstructions
+        }
+
+        /// Decodes a definition; its schema is read back from the JSON Schema text.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            description = try container.decode(String.self, forKey: .description)
+            parametersJSON = try container.decode(String.self, forKey: .parametersJSON)
+            includesSchemaInInstructions = try container.decodeIfPresent(Bool.self, forKey: .includesSchemaInInstructions)
+            do {
+                parameters = try JSONDecoder().decode(GenerationSchema.self, from: Data(parametersJSON.utf8))
+            } catch {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .parametersJSON, in: container,
+                    debugDescription: "the arguments' schema of tool '\(name)' cannot be read: \(error)")
+            }
+        }
+
+        /// Encodes a definition, its schema as JSON Schema text.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(description, forKey: .description)
+            try container.encode(parametersJSON, forKey: .parametersJSON)
+            try container.encodeIfPresent(includesSchemaInInstructions, forKey: .includesSchemaInInstructions)
+        }
+
+        /// Definitions are equal when their names, descriptions, schemas' text and
+        /// instructions setting are.
+        public static func == (a: Self, b: Self) -> Bool {
+            a.name == b.name && a.description == b.description && a.parametersJSON == b.parametersJSON
+                && a.includesSchemaInInstructions == b.includesSchemaInInstructions
         }
 
         /// Describes a tool.
