@@ -203,11 +203,45 @@ public final class LanguageModelSession: @unchecked Sendable {
         let transcript = try begin(ticket)
         defer { end(ticket) }
 
-        let promptText = prompt.text
-        guard guardrails.check(promptText) else {
+        let definitions = Self.toolDefinitions(in: transcript)
+        try check(prompt: prompt.text, schema: schema, tools: definitions)
+        var format = schema.map { Transcript.ResponseFormat(schema: $0) }
+        if let name = schemaName { format?.name = name }
+        format?.includedInPrompt = includeSchemaInPrompt
+        var newEntries: [Transcript.Entry] = [.prompt(.init(
+            segments: [.text(.init(content: prompt.text))], options: options, responseFormat: format))]
+        var loop = ToolLoop()
+        var usage = Usage()
+        for _ in 0..<ToolLoop.maximumRounds {
+            var request = LanguageModelExecutorGenerationRequest(
+                transcript: Transcript(entries: Array(transcript) + newEntries), enabledTools: definitions, schema: schema,
+                generationOptions: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt))
+            request.allowsToolCalls = loop.allowsToolCalls
+            let reply = try await generate(request, onText: onText)
+            usage.add(reply.usage)
+            if !reply.toolCalls.isEmpty {
+                let calls = try Self.transcriptCalls(reply.toolCalls)
+                guard loop.admit(calls) else { continue }
+                newEntries.append(.toolCalls(.init(calls)))
+                newEntries += try await runTools(calls)
+                continue
+            }
+            let (entry, structure) = try response(reply.text, schema: schema, schemaName: schemaName)
+            newEntries.append(entry)
+            try commit(newEntries, for: ticket)
+            return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage)
+        }
+        throw GenerationError.decodingFailure(.init(
+            debugDescription: "the model kept calling tools for \(ToolLoop.maximumRounds) rounds without answering"))
+    }
+
+    /// The checks a request passes before the model runs: the guardrails and languages on the
+    /// prompt, the schema's resolution, and the model's capabilities for a schema and tools.
+    private func check(prompt: String, schema: GenerationSchema?, tools: [Transcript.ToolDefinition]) throws {
+        guard guardrails.check(prompt) else {
             throw GenerationError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
         }
-        if let model = model as? SystemLanguageModel, let language = LanguageDetection.unsupportedLanguage(of: promptText, supported: model.supportedLanguages) {
+        if let model = model as? SystemLanguageModel, let language = LanguageDetection.unsupportedLanguage(of: prompt, supported: model.supportedLanguages) {
             throw GenerationError.unsupportedLanguageOrLocale(.init(
                 debugDescription: "the prompt appears to be in \(language), which the model does not list in general.languages"))
         }
@@ -216,66 +250,68 @@ public final class LanguageModelSession: @unchecked Sendable {
                 throw GenerationError.unsupportedGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
             }
         }
-        let definitions = transcript.flatMap { entry -> [Transcript.ToolDefinition] in
-            guard case .instructions(let e) = entry else { return [] }
-            return e.toolDefinitions
-        }
         let capabilities = model.capabilities
         if schema != nil && !capabilities.contains(.guidedGeneration) {
             throw LanguageModelError.unsupportedCapability(.init(
                 capability: .guidedGeneration, debugDescription: "the request has a schema; the model does not declare guided generation"))
         }
-        if !definitions.isEmpty && !capabilities.contains(.toolCalling) {
+        if !tools.isEmpty && !capabilities.contains(.toolCalling) {
             throw LanguageModelError.unsupportedCapability(.init(
                 capability: .toolCalling, debugDescription: "the session has tools; the model does not declare tool calling"))
         }
-        var format = schema.map { Transcript.ResponseFormat(schema: $0) }
-        if let name = schemaName { format?.name = name }
-        format?.includedInPrompt = includeSchemaInPrompt
-        var newEntries: [Transcript.Entry] = [.prompt(.init(
-            segments: [.text(.init(content: promptText))], options: options, responseFormat: format))]
-        // Calls already answered in this request: a model that repeats one is looping, and
-        // may not call in its next round, so it answers from the outputs it has.
-        var answeredCalls: Set<String> = []
-        var allowsToolCalls = true
+    }
 
-        var usage = Usage()
-        for _ in 0..<16 {
-            var request = LanguageModelExecutorGenerationRequest(
-                transcript: Transcript(entries: Array(transcript) + newEntries), enabledTools: definitions, schema: schema,
-                generationOptions: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt))
-            request.allowsToolCalls = allowsToolCalls
-            let reply = try await generate(request, onText: onText)
-            usage.add(reply.usage)
-            if !reply.toolCalls.isEmpty {
-                let calls = try reply.toolCalls.map { call in
-                    guard let arguments = try? GeneratedContent(json: call.arguments) else {
-                        throw GenerationError.decodingFailure(.init(
-                            debugDescription: "the arguments of the call to '\(call.name)' are not JSON: \(call.arguments)"))
-                    }
-                    return Transcript.ToolCall(id: call.id, toolName: call.name, arguments: arguments)
-                }
-                let keys = calls.map { $0.toolName + "\u{0}" + $0.arguments.jsonString }
-                if keys.allSatisfy(answeredCalls.contains) {
-                    allowsToolCalls = false
-                    continue
-                }
-                answeredCalls.formUnion(keys)
-                newEntries.append(.toolCalls(.init(calls)))
-                newEntries += try await runTools(calls)
-                continue
-            }
-            guard guardrails.check(reply.text) else {
-                throw GenerationError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
-            }
-            let structure = try schema.map { _ in try Self.decode(reply.text) }
-            let segment: Transcript.Segment = structure.map { .structure(.init(source: schemaName ?? "schema", content: $0)) }
-                ?? .text(.init(content: reply.text))
-            newEntries.append(.response(.init(segments: [segment])))
-            try commit(newEntries, for: ticket)
-            return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage)
+    /// The tools the transcript's instructions define.
+    private static func toolDefinitions(in transcript: Transcript) -> [Transcript.ToolDefinition] {
+        transcript.flatMap { entry -> [Transcript.ToolDefinition] in
+            guard case .instructions(let e) = entry else { return [] }
+            return e.toolDefinitions
         }
-        throw GenerationError.decodingFailure(.init(debugDescription: "the model kept calling tools for 16 rounds without answering"))
+    }
+
+    /// A round's calls as transcript calls, their arguments parsed.
+    private static func transcriptCalls(_ calls: [(id: String, name: String, arguments: String)]) throws -> [Transcript.ToolCall] {
+        try calls.map { call in
+            guard let arguments = try? GeneratedContent(json: call.arguments) else {
+                throw GenerationError.decodingFailure(.init(
+                    debugDescription: "the arguments of the call to '\(call.name)' are not JSON: \(call.arguments)"))
+            }
+            return Transcript.ToolCall(id: call.id, toolName: call.name, arguments: arguments)
+        }
+    }
+
+    /// The response entry of a reply that answers, after the guardrails; a structured reply's
+    /// value parsed once, here.
+    private func response(_ text: String, schema: GenerationSchema?, schemaName: String?) throws -> (Transcript.Entry, GeneratedContent?) {
+        guard guardrails.check(text) else {
+            throw GenerationError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
+        }
+        let structure = try schema.map { _ in try Self.decode(text) }
+        let segment: Transcript.Segment = structure.map { .structure(.init(source: schemaName ?? "schema", content: $0)) }
+            ?? .text(.init(content: text))
+        return (.response(.init(segments: [segment])), structure)
+    }
+
+    /// The calls a request has answered so far: a model that repeats one is looping, and may
+    /// not call in its next round, so it answers from the outputs it has.
+    struct ToolLoop {
+        /// Rounds of calls a request may take before it must answer.
+        static let maximumRounds = 16
+        private var answered: Set<String> = []
+        /// Whether the next round may call tools.
+        private(set) var allowsToolCalls = true
+
+        /// Whether `calls` are to be run: `false` when every one was answered already (the next
+        /// round then may not call).
+        mutating func admit(_ calls: [Transcript.ToolCall]) -> Bool {
+            let keys = calls.map { $0.toolName + "\u{0}" + $0.arguments.jsonString }
+            if keys.allSatisfy(answered.contains) {
+                allowsToolCalls = false
+                return false
+            }
+            answered.formUnion(keys)
+            return true
+        }
     }
 
     /// Runs the calls concurrently; outputs come back in call order.
