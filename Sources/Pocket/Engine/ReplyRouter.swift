@@ -43,6 +43,9 @@ struct ReplyRouter {
         var nativeOpener: Int?
         /// Whether the reply may be a call.
         var callsAllowed: Bool
+        /// Whether the reply must be a call (`ToolCallingMode.required`): it opens with the
+        /// opener whatever the logits say.
+        var callsRequired = false
         /// Whether `{` … `"name"` without the opener is a call.
         var recognizesUntaggedCalls = false
         /// Whether an untagged call ends the reply with ``UntaggedCallAfterToolOutput`` (the
@@ -111,6 +114,11 @@ struct ReplyRouter {
             for i in logits.indices where !first.contains(i) { logits[i] = -.infinity }
         }
         let scores = UnsafeBufferPointer(logits)
+        if generated == 0 && rules.callsRequired && (state == .undecided || state == .firstToken) {
+            forced = Array(openerTokens.dropFirst())
+            try beginCall(after: "")
+            return openerTokens[0]
+        }
         if state == .firstToken, var c = constrained {
             // The schema's first token, or the opener's.
             let token = c.next(scores, orAlternative: openerTokens[0], using: &sampler)

@@ -1,6 +1,7 @@
 import Foundation
 import PocketGrammar
 @testable import Pocket
+import PocketTokenizer
 import PocketTransformer
 import Testing
 
@@ -149,6 +150,36 @@ import Testing
         let value = try Self.run(V.script(["{\"", "city", "\"", ":", "\"", "Paris", "\"", "}"]), rules: Self.nativeRules(), answer: answer)
         #expect(!value.isToolCall)
         #expect(value.text == "{\"city\":\"Paris\"}")
+    }
+
+    static let compactCall = ["{\"name\"", ":", "\"getWeather\"", ",", "\"arguments\"", ":", "{", "\"city\"", ":", "\"Paris\"", "}", "}"]
+
+    @Test(arguments: [false, true])
+    func requiredCallsOpenWithTheOpenerWhateverTheLogits(structured: Bool) throws {
+        var rules = Self.nativeRules()
+        rules.callsRequired = true
+        let answer = structured ? GrammarSchema(root: .object([.init(name: "city", node: .string(.init()))])) : nil
+        // The model would answer "Paris…"; its first token is the opener instead.
+        let run = try Self.run(V.script(["Paris"] + Self.compactCall), rules: rules, answer: answer)
+        #expect(run.chosen.first == V.special("<tool_call>"))
+        #expect(run.isToolCall)
+        #expect(run.shown.isEmpty)
+        #expect(try Self.call(run.text).city == "Paris")
+    }
+
+    @Test func requiredCallsInPocketsTextFormat() throws {
+        // Pocket's format: the opener is text (several tokens), the call an array.
+        var rules = ReplyRouter.Rules(callOpener: "<tool_call>", nativeOpener: nil, callsAllowed: true)
+        rules.callsRequired = true
+        let rendering = ChatRendering(template: ChatTemplate(template: "{{ '<|im_start|>' }}"), tokenizer: V.tokenizer)
+        var router = ReplyRouter(
+            rules: rules, tokenizer: V.tokenizer, vocabulary: V.vocabulary, sampling: .greedy, answerGrammar: nil,
+            callGrammar: { try CompiledGrammar(try rendering.callSchema(Self.tools), whitespace: TransformerContext.callWhitespace) })
+        var logits = [Float](repeating: 0, count: V.tokenizer.vocabularySize)
+        let first = try logits.withUnsafeMutableBufferPointer { try router.choose($0, generated: 0) }
+        let step = try #require(try router.accept(first, onText: { _ in Issue.record("no answer text") }))
+        #expect(V.tokenizer.decode(step) == "<tool_call>", "the opener, its first token chosen and the rest forced")
+        #expect(router.state == .call)
     }
 
     @Test func callCutOffIsADecodingFailure() {

@@ -11,12 +11,16 @@ import Testing
     @Test func repeatingAnsweredCallsStopsCalling() {
         var loop = LanguageModelSession.ToolLoop()
         #expect(loop.allowsToolCalls)
-        #expect(loop.admit([Self.call("weather", "Paris")]))
-        #expect(loop.admit([Self.call("weather", "Lyon")]), "other arguments are a new call")
-        #expect(loop.admit([Self.call("time", "Paris")]), "another tool is a new call")
+        let first = loop.admit([Self.call("weather", "Paris")])
+        let otherArguments = loop.admit([Self.call("weather", "Lyon")])
+        let otherTool = loop.admit([Self.call("time", "Paris")])
+        #expect(first && otherArguments && otherTool, "new calls are run")
         #expect(loop.allowsToolCalls)
-        #expect(loop.admit([Self.call("weather", "Paris"), Self.call("weather", "Nice")]), "one new call is enough")
-        #expect(!loop.admit([Self.call("weather", "Lyon"), Self.call("weather", "Paris")]))
-        #expect(!loop.allowsToolCalls)
+        let oneNew = loop.admit([Self.call("weather", "Paris"), Self.call("weather", "Nice")])
+        #expect(oneNew, "one new call in a round is enough")
+        #expect(loop.allowsToolCalls)
+        let repeated = loop.admit([Self.call("weather", "Lyon"), Self.call("weather", "Paris")])
+        #expect(!repeated, "a round of answered calls is not run")
+        #expect(!loop.allowsToolCalls, "and the next round must answer")
     }
 }
