@@ -155,6 +155,7 @@ let package = Package(
         .library(name: "PocketKernels", targets: ["PocketKernels"]),
         .library(name: "PocketTokenizer", targets: ["PocketTokenizer"]),
         .library(name: "PocketTransformer", targets: ["PocketTransformer"]),
+        .library(name: "PocketQuantizer", targets: ["PocketQuantizer"]),
         .library(name: "PocketGrammar", targets: ["PocketGrammar"]),
         .library(name: "Pocket", targets: ["Pocket"]),
         // `import FoundationModels` for code written against Apple's framework (re-exports Pocket).
@@ -178,6 +179,13 @@ let package = Package(
             name: "PocketTransformer",
             dependencies: ["PocketGGUF", "PocketKernels"],
             swiftSettings: kernelSettings),
+        // Above layer 3: the model quantizer (recipes, calibration statistics, size-budgeted
+        // plans, the GGUF it writes); its built-in calibration text is a resource.
+        .target(
+            name: "PocketQuantizer",
+            dependencies: ["PocketTransformer", "PocketKernels", "PocketGGUF"],
+            resources: [.copy("Resources/calibration.txt")],
+            swiftSettings: kernelSettings),
         // Grammar automaton and token masks for structured output; sees the vocabulary as id -> bytes.
         .target(name: "PocketGrammar"),
         // Lexer, declaration parser and code generator behind @Generable (no swift-syntax).
@@ -194,14 +202,16 @@ let package = Package(
         // The `pocket` command-line tool.
         .executableTarget(
             name: "PocketCLI",
-            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"],
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketQuantizer", "PocketGrammar",
+                           "Pocket"],
             swiftSettings: kernelSettings),
         // `pocket-examples`: one runnable example per pattern in Apple's documentation.
         .executableTarget(name: "PocketExamples", dependencies: ["Pocket"], swiftSettings: kernelSettings),
         // The benchmark runner `pocket-bench` (sources in Benchmarks/).
         .executableTarget(
             name: "PocketBench",
-            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketGrammar", "Pocket"],
+            dependencies: ["PocketGGUF", "PocketKernels", "PocketTokenizer", "PocketTransformer", "PocketQuantizer", "PocketGrammar",
+                           "Pocket"],
             path: "Benchmarks", exclude: ["dependency-speed"], swiftSettings: kernelSettings),
 
         .testTarget(name: "PocketGGUFTests", dependencies: ["PocketGGUF", "PocketKernels"], exclude: ["Fixtures"]),
@@ -213,6 +223,10 @@ let package = Package(
         .testTarget(
             name: "PocketTransformerTests",
             dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"], swiftSettings: kernelSettings),
+        .testTarget(
+            name: "PocketQuantizerTests",
+            dependencies: ["PocketQuantizer", "PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"],
+            swiftSettings: kernelSettings),
         .testTarget(
             name: "PocketGrammarTests", dependencies: ["PocketGrammar", "PocketTokenizer", "PocketGGUF", "PocketKernels"]),
         .testTarget(

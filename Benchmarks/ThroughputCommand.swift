@@ -1,6 +1,7 @@
 import Foundation
 import PocketGGUF
 import PocketKernels
+import PocketQuantizer
 import PocketTransformer
 
 /// The default benchmark: prefill, decode, time to first token and memory, per model.

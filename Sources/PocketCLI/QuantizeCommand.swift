@@ -1,6 +1,7 @@
 import Foundation
 import PocketGGUF
 import PocketKernels
+import PocketQuantizer
 import PocketTokenizer
 import PocketTransformer
 

@@ -6,7 +6,7 @@ import PocketGGUF
 /// For a matrix W multiplying activations x, the expected squared output error of a rounding
 /// ΔW is Σ_rows Σ_j ΔW_ij² · E[x_j²] when the columns are roughly uncorrelated, so the natural
 /// importance of column j is the mean square of its activation over a calibration text
-/// (``ImportanceMatrix`` in PocketTransformer collects it). The importance vector is the same
+/// (``ImportanceMatrix`` in PocketQuantizer collects it). The importance vector is the same
 /// for every row of a matrix: callers pass the row's column importances alongside the row.
 ///
 /// - The k-quants (Q2_K, Q3_K, Q4_K, Q6_K) with `importance == nil` produce exactly the bytes of

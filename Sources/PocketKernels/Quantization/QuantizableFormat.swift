@@ -17,7 +17,7 @@ import PocketGGUF
 /// bytes, whatever thread runs it.
 ///
 /// Non-finite input (NaN, ±infinity) never traps: it yields some valid block whose decoded
-/// values are unspecified. Callers that care (`ModelQuantizer` in PocketTransformer) reject
+/// values are unspecified. Callers that care (`ModelQuantizer` in PocketQuantizer) reject
 /// such input before encoding. Magnitudes beyond what an fp16 scale can represent (about
 /// 65504 × the format's largest step count) decode as infinities; callers check the decoded
 /// result.

@@ -1,5 +1,6 @@
 import PocketGGUF
 import PocketKernels
+import PocketTransformer
 
 /// Per-column activation statistics of every weight matrix (llama.cpp's "imatrix"): for matrix
 /// W and column j, the mean of x_j² over the calibration tokens, where x is the vector W

@@ -2,7 +2,7 @@ import Foundation
 import PocketGGUF
 import PocketKernels
 import Testing
-@testable import PocketTransformer
+@testable import PocketQuantizer
 
 /// The greedy allocation, the measured planner on a small file, and llama.cpp's reference mix.
 @Suite struct BudgetPlannerTests {

@@ -1,6 +1,7 @@
 import Foundation
 import PocketGGUF
 import PocketKernels
+import PocketTransformer
 
 /// Re-encodes every tensor of a GGUF model into the types a ``QuantizationRecipe`` chooses and
 /// writes a GGUF v3 file that other GGUF readers load.

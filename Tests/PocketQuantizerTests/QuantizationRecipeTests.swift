@@ -1,6 +1,6 @@
 import PocketGGUF
 import Testing
-@testable import PocketTransformer
+@testable import PocketQuantizer
 
 /// The recipe's choices, derived by hand from its documented rules.
 @Suite struct QuantizationRecipeTests {

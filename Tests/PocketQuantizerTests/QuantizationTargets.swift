@@ -1,5 +1,5 @@
 import PocketGGUF
-import PocketTransformer
+import PocketQuantizer
 
 /// Shorthands for the targets the tests name (the library derives its targets from the format
 /// table, so it has no per-type constants).

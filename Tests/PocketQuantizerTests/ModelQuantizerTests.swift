@@ -2,7 +2,7 @@ import Foundation
 import PocketGGUF
 import PocketKernels
 import Testing
-@testable import PocketTransformer
+@testable import PocketQuantizer
 
 /// A small GGUF built in memory: tensors of several input types and shapes.
 enum SmallModel {
