@@ -23,7 +23,7 @@ enum MatrixProductCommand {
 
     static func run(_ arguments: [String]) throws {
         var threads = ThreadPool.defaultThreadCount, rounds = 3, verbose = false
-        var readAhead: [Int] = []
+        var prefetchDistances: [Int] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -36,19 +36,19 @@ enum MatrixProductCommand {
                 guard let text = rest.popFirst(), let n = Int(text), n > 0 else { throw BenchError.usage("--rounds needs a positive number") }
                 rounds = n
             case "--verbose": verbose = true
-            case "--read-ahead": readAhead = try ReadAheadComparison.distances(rest.popFirst())
+            case "--prefetch", "--read-ahead": prefetchDistances = try PrefetchComparison.distances(rest.popFirst())
             default: throw BenchError.usage("unknown option \(argument)")
             }
         }
         let pool = ThreadPool(threads: threads)
         print("\(Machine.cpuName()), \(threads) thread\(threads == 1 ? "" : "s"), best of \(rounds) rounds")
-        decode(pool: pool, rounds: rounds, verbose: verbose, readAhead: readAhead)
-        if readAhead.isEmpty { prefill(pool: pool, rounds: rounds, verbose: verbose) }
+        decode(pool: pool, rounds: rounds, verbose: verbose, prefetchDistances: prefetchDistances)
+        if prefetchDistances.isEmpty { prefill(pool: pool, rounds: rounds, verbose: verbose) }
     }
 
     /// One-vector products streamed from memory, per format, against the probe; with
-    /// `readAhead`, at each of those read-ahead distances instead (``ReadAheadComparison``).
-    static func decode(pool: ThreadPool, rounds: Int, verbose: Bool, readAhead: [Int]) {
+    /// `prefetchDistances`, at each of those prefetch distances instead (``PrefetchComparison``).
+    static func decode(pool: ThreadPool, rounds: Int, verbose: Bool, prefetchDistances: [Int]) {
         let scratch = Q8Activations(), columns = 1024
         let input = (0..<columns).map { Float(($0 * 7919) % 255) / 127 - 1 }
         let matrices = decodeFormats.map { type -> (WeightMatrix, UnsafeMutableRawPointer) in
@@ -60,16 +60,16 @@ enum MatrixProductCommand {
         }
         defer { for (_, bytes) in matrices { bytes.deallocate() } }
         var output = [Float](repeating: 0, count: matrices.map(\.0.rows).max()!)
-        if !readAhead.isEmpty {
-            print("decode, one vector, 256 MB per matrix: GB/s of weights by read-ahead distance (bytes), \(rounds) turns of two products each")
+        if !prefetchDistances.isEmpty {
+            print("decode, one vector, 256 MB per matrix: GB/s of weights by prefetch distance (bytes), \(rounds) turns of two products each")
             for (matrix, _) in matrices {
-                let seconds = ReadAheadComparison.seconds(at: readAhead, rounds: rounds) {
+                let seconds = PrefetchComparison.seconds(at: prefetchDistances, rounds: rounds) {
                     Machine.time {
                         for _ in 0..<2 { MatrixMultiply.multiply(matrix, input, tokens: 1, into: &output, scratch: scratch, pool: pool) }
                     }
                 }
                 let rates = seconds.map { Double(2 * rounds * matrix.rows * matrix.rowBytes) / $0 / 1e9 }
-                print("  \(matrix.type.name.padding(toLength: 6, withPad: " ", startingAt: 0)) " + ReadAheadComparison.line(readAhead, rates))
+                print("  \(matrix.type.name.padding(toLength: 6, withPad: " ", startingAt: 0)) " + PrefetchComparison.line(prefetchDistances, rates))
             }
             return
         }

@@ -41,7 +41,7 @@ enum ThroughputCommand {
         var repetitions = 3
         var depth = 0
         var json = false
-        var readAhead: [Int] = []
+        var prefetchDistances: [Int] = []
         var rest = argv[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -64,7 +64,7 @@ enum ThroughputCommand {
                 }
                 depth = n
             case "--json": json = true
-            case "--read-ahead": readAhead = try ReadAheadComparison.distances(rest.popFirst())
+            case "--prefetch", "--read-ahead": prefetchDistances = try PrefetchComparison.distances(rest.popFirst())
             default: throw BenchError.usage("unknown argument '\(argument)'")
             }
         }
@@ -76,13 +76,13 @@ enum ThroughputCommand {
         var results: [Result] = []
         for path in models {
             progress("benchmarking \(path)...")
-            if readAhead.isEmpty {
+            if prefetchDistances.isEmpty {
                 results.append(try measure(path, pool: pool, repetitions: repetitions, depth: depth))
             } else {
-                try compareReadAhead(path, pool: pool, distances: readAhead, repetitions: repetitions)
+                try comparePrefetch(path, pool: pool, distances: prefetchDistances, repetitions: repetitions)
             }
         }
-        if !readAhead.isEmpty { return }
+        if !prefetchDistances.isEmpty { return }
         if let log = ProcessInfo.processInfo.environment["POCKET_BENCH_LOG"] { try append(results, toLog: log) }
         if json {
             let encoder = JSONEncoder()
@@ -157,13 +157,13 @@ enum ThroughputCommand {
         }
     }
 
-    /// `--read-ahead`: tg128 at each distance, `repetitions` turns each, printed as one line.
-    static func compareReadAhead(_ path: String, pool: ThreadPool, distances: [Int], repetitions: Int) throws {
+    /// `--prefetch`: tg128 at each distance, `repetitions` turns each, printed as one line.
+    static func comparePrefetch(_ path: String, pool: ThreadPool, distances: [Int], repetitions: Int) throws {
         let benchmarked = try BenchmarkedModel(path: path, pool: pool)
-        let seconds = try ReadAheadComparison.seconds(at: distances, rounds: repetitions) { try benchmarked.decode128Seconds() }
+        let seconds = try PrefetchComparison.seconds(at: distances, rounds: repetitions) { try benchmarked.decode128Seconds() }
         let rates = seconds.map { Double(128 * repetitions) / $0 }
-        print("\(URL(fileURLWithPath: path).lastPathComponent) tg128 tokens/s by read-ahead distance (bytes), \(repetitions) turns each: "
-              + ReadAheadComparison.line(distances, rates))
+        print("\(URL(fileURLWithPath: path).lastPathComponent) tg128 tokens/s by prefetch distance (bytes), \(repetitions) turns each: "
+              + PrefetchComparison.line(distances, rates))
     }
 
     static func measure(_ path: String, pool: ThreadPool, repetitions: Int, depth: Int) throws -> Result {

@@ -3,7 +3,7 @@ import PocketKernels
 
 // `pocket-bench`: throughput and memory of Pocket's engine.
 //
-//   pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json] [--read-ahead D,...]
+//   pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json] [--prefetch D,...]
 //   pocket-bench synth [--output PATH]
 //
 // Results go to stdout (a table per model, or JSON); progress to stderr.
@@ -13,11 +13,11 @@ import PocketKernels
 CPUFeatures.exitUnlessSupported(messagePrefix: "pocket-bench: ")
 
 let benchUsage = """
-    usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json] [--read-ahead D,...]
+    usage: pocket-bench [--model PATH ...] [--threads N] [--repetitions R] [--depth N] [--json] [--prefetch D,...]
            pocket-bench synth [--output PATH]      write the synthetic 3B Q2_K model (random weights)
            pocket-bench grammar [--model PATH] [--json]  grammar mask and compile timings ($POCKET_MODEL)
            pocket-bench kernels [--rounds N]       dot-product kernels, portable against this build's
-           pocket-bench products [--threads N] [--rounds N] [--verbose] [--read-ahead D,...]
+           pocket-bench products [--threads N] [--rounds N] [--verbose] [--prefetch D,...]
                                                     matrix products alone: decode streamed from memory
                                                     against the bandwidth probe, prefill of 512 vectors
 
@@ -27,8 +27,9 @@ let benchUsage = """
     tokens into a context of N + 64 and 64 decoded tokens at that depth (long-context attention).
     Decode is reported against the memory bandwidth probed just before and after it. With
     POCKET_BENCH_LOG=FILE set, each model's full result is also appended to FILE as a JSON line.
-    --read-ahead D,... (for example 0,2048) times only decode (tg128, or the products of one
-    vector) at each read-ahead distance in bytes (0: off), in turns within one process.
+    --prefetch D,... (for example 0,2048; formerly --read-ahead) times only decode (tg128, or
+    the products of one vector) at each prefetch distance in bytes (ColumnPrefetch's: how far
+    ahead each weight column asks for cache lines; 0: off), in turns within one process.
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())

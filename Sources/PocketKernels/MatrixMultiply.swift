@@ -20,18 +20,18 @@ public enum MatrixMultiply {
     ///   - inputUnchanged: The caller's promise that `x` has not changed since the previous
     ///     product with this `scratch` (e.g. the key and value projections after the query's):
     ///     its quantized activations are then reused when they cover this format's layouts.
-    ///   - readingAhead: Lets the pool's idle workers read the start of their share of the
-    ///     product that followed this one last time (see ``ThreadPool/ItemBytes``); for a
-    ///     sequence of products repeated in the same order, such as a decode step's. Only
-    ///     products of one vector (`tokens == 1`) read ahead. The caller
-    ///     must call ``ThreadPool/forgetReadAhead()`` before freeing any matrix multiplied this way.
+    ///   - warmingCaches: Lets the pool's idle workers warm their caches with the start of
+    ///     their share of the product that followed this one last time, by loading it (see
+    ///     ``ThreadPool/ItemBytes``); for a sequence of products repeated in the same order, such
+    ///     as a decode step's. Only products of one vector (`tokens == 1`) warm caches. The caller
+    ///     must call ``ThreadPool/forgetWarming()`` before freeing any matrix multiplied this way.
     public static func multiply(
         _ weights: WeightMatrix, _ x: UnsafePointer<Float>, tokens: Int,
         into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false,
-        readingAhead: Bool = false
+        warmingCaches: Bool = false
     ) {
         if let layouts = KernelTable.layouts(of: weights.type) {
-            fused((Product(weights, into: y), nil, nil), layouts, x, tokens, scratch, pool, inputUnchanged, readingAhead)
+            fused((Product(weights, into: y), nil, nil), layouts, x, tokens, scratch, pool, inputUnchanged, warmingCaches)
         } else if weights.type == .f32 {
             float(weights, x, tokens, y, pool)
         } else {
@@ -56,13 +56,13 @@ public enum MatrixMultiply {
     /// Computes two or three products of the same input at once (the query, key and value
     /// projections; the gate and up projections): the input is quantized once and the rows of
     /// all of them are one job for the pool, so a decode step hands work to the threads once
-    /// instead of once per matrix. Each output is exactly what ``multiply(_:_:tokens:into:scratch:pool:inputUnchanged:)``
-    /// would write; `readingAhead` is as there.
+    /// instead of once per matrix. Each output is exactly what ``multiply(_:_:tokens:into:scratch:pool:inputUnchanged:warmingCaches:)``
+    /// would write; `warmingCaches` is as there.
     ///
     /// - Precondition: every matrix has `x`'s number of columns.
     public static func multiply(
         _ first: Product, _ second: Product, _ third: Product? = nil, _ x: UnsafePointer<Float>, tokens: Int,
-        scratch: Q8Activations, pool: ThreadPool, readingAhead: Bool = false
+        scratch: Q8Activations, pool: ThreadPool, warmingCaches: Bool = false
     ) {
         var thirdLayouts: Q8Activations.Layouts? = []
         if let third { thirdLayouts = KernelTable.layouts(of: third.weights.type) }
@@ -70,24 +70,24 @@ public enum MatrixMultiply {
               let secondLayouts = KernelTable.layouts(of: second.weights.type), let thirdLayouts
         else {
             // A format without an integer kernel: one product after the other.
-            multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool, readingAhead: readingAhead)
+            multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool, warmingCaches: warmingCaches)
             multiply(second.weights, x, tokens: tokens, into: second.output, scratch: scratch, pool: pool, inputUnchanged: true,
-                     readingAhead: readingAhead)
+                     warmingCaches: warmingCaches)
             if let third {
                 multiply(third.weights, x, tokens: tokens, into: third.output, scratch: scratch, pool: pool, inputUnchanged: true,
-                         readingAhead: readingAhead)
+                         warmingCaches: warmingCaches)
             }
             return
         }
-        fused((first, second, third), firstLayouts.union(secondLayouts).union(thirdLayouts), x, tokens, scratch, pool, false, readingAhead)
+        fused((first, second, third), firstLayouts.union(secondLayouts).union(thirdLayouts), x, tokens, scratch, pool, false, warmingCaches)
     }
 
     /// Quantizes `x` (unless it is known unchanged and already quantized) in `layouts`, those
     /// every product's kernel reads, then splits all the products' rows over the pool, telling
-    /// it which bytes they read when `readingAhead`.
+    /// it which bytes they read when `warmingCaches`.
     private static func fused(
         _ products: (Product, Product?, Product?), _ layouts: Q8Activations.Layouts, _ x: UnsafePointer<Float>,
-        _ tokens: Int, _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool, _ readingAhead: Bool
+        _ tokens: Int, _ scratch: Q8Activations, _ pool: ThreadPool, _ inputUnchanged: Bool, _ warmingCaches: Bool
     ) {
         let columns = products.0.weights.columns
         if !(inputUnchanged && scratch.holds(x, tokens: tokens, columns: columns, layouts: layouts)) {
@@ -104,8 +104,8 @@ public enum MatrixMultiply {
             let v = UnsafeBufferPointer(vectors)
             var itemBytes: ThreadPool.ItemBytes?
             // Only for one vector: a batch's jobs are long next to the serial work between
-            // them, and its activation tiles need the cache the read-ahead would take.
-            if readingAhead && tokens == 1 {
+            // them, and its activation tiles need the cache the warming would take.
+            if warmingCaches && tokens == 1 {
                 var bytes = ThreadPool.ItemBytes()
                 bytes.append(start: firstUnit(a), bytesPerItem: unitBytes(a), items: aRows)
                 if let b { bytes.append(start: firstUnit(b), bytesPerItem: unitBytes(b), items: bRows) }

@@ -5,7 +5,7 @@
 // `_m_prefetchw` as having no effect. LLVM's own intrinsic is reachable by declaring a function
 // whose symbol is the intrinsic's name: LLVM then treats the call as the intrinsic (checked in
 // the disassembly: one `prefetcht0` per call, at -O and -Onone). This needs no unsafe flag, so
-// dependency builds read ahead as root builds do (an earlier version used `Builtin` through
+// dependency builds prefetch as root builds do (an earlier version used `Builtin` through
 // `-parse-stdlib`, which SwiftPM refuses in versioned dependencies).
 
 /// `llvm.prefetch(address, rw, locality, cache type)` (opaque-pointer spelling, LLVM 15 and later).

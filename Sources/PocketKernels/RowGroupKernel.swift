@@ -1,9 +1,12 @@
 /// A kernel that multiplies activations with a matrix repacked into ``RowGroups``: sixteen
 /// rows at a time, lanes being rows.
 ///
-/// Only per-ISA kernels conform (this build's AVX-512 VNNI kernels of Q2_K, Q4_0, Q4_1, Q4_K, Q5_0,
-/// Q6_K and Q8_0); ``WeightMatrix/withRowGroups(pool:)`` repacks a matrix only when its format's
-/// kernel does, so the portable build keeps the row-by-row layout. Both products read the
+/// Only the x86 kernels conform (`POCKET_X86_KERNELS`: the avx512, avx2 and sse2 tiers alike),
+/// those of Q2_K, Q4_0, Q4_1, Q4_K, Q5_0, Q6_K and Q8_0 (`Formats/*+RowGroups.swift`, on the
+/// tier's ``ByteDot``); the 256-bit tiers (avx2, sse2) run some of their loops in halves of eight
+/// rows (`Formats/*+RowGroups+HalfWidth*.swift`). ``WeightMatrix/withRowGroups(pool:)`` repacks a
+/// matrix only when its format's kernel conforms, so the portable build and the other formats
+/// keep the row-by-row layout. Both products read the
 /// kernel's ``DotKernel/activationLayouts`` and must equal
 /// ``RowGroupFormat/groupDotReference(_:row:_:blocks:)`` of each row bit for bit.
 public protocol RowGroupKernel: DotKernel {

@@ -9,8 +9,9 @@ import Darwin
 
 /// A persistent pool of worker threads for data-parallel kernels.
 ///
-/// Matrix products split their output rows across the pool with ``parallelFor(_:_:)``. The
-/// workers are created once and live as long as the pool; between jobs they spin briefly (a
+/// Data-parallel work splits its items across the pool with ``parallelFor(_:_:)`` (equal
+/// chunks) or, for the quantized matrix products, ``balancedFor(_:key:reading:grain:_:)``
+/// (chunks sized by each thread's measured speed). The workers are created once and live as long as the pool; between jobs they spin briefly (a
 /// decode step issues hundreds of small jobs back to back) and then sleep on a condition
 /// variable, so an idle pool costs no CPU.
 ///
@@ -37,7 +38,7 @@ public final class ThreadPool: @unchecked Sendable {
     private var job: ((Int) -> Void)?
     private let shuttingDown = Atomic<Bool>(false)
     private let exited = Atomic<Int>(0)
-    /// ``balancedFor(_:key:_:)``'s state, used under `submitLock`: per key (a slot of
+    /// ``balancedFor(_:key:reading:grain:_:)``'s state, used under `submitLock`: per key (a slot of
     /// `threadCount` values) each thread's speed relative to the others (mean 1), the
     /// nanoseconds each thread's chunk of the last job took (written by the thread before it
     /// reports done), and the chunk boundaries (`threadCount + 1`).
@@ -48,10 +49,10 @@ public final class ThreadPool: @unchecked Sendable {
     private let processed: UnsafeMutablePointer<Int>
     /// What is left of each thread's chunk in the current balanced job.
     private let pieces: ChunkCursors
-    /// This job's chunk boundaries, then the next keyed job's (for reading ahead).
+    /// This job's chunk boundaries, then the next keyed job's (for cache warming).
     private let bounds: UnsafeMutablePointer<Int>
-    /// What the workers read ahead between jobs (`ThreadPool+ReadAhead.swift`).
-    private let readAhead: ReadAheadPlans
+    /// What the workers load into their caches between jobs (`ThreadPool+CacheWarming.swift`).
+    private let warming: WarmingPlans
 
     /// Checks of `generation` a waiting worker makes before it starts yielding between checks.
     private static let workerSpins = 20_000
@@ -82,7 +83,7 @@ public final class ThreadPool: @unchecked Sendable {
         pieces = ChunkCursors(threads: threadCount)
         bounds = .allocate(capacity: 2 * (threadCount + 1))
         bounds.initialize(repeating: 0, count: 2 * (threadCount + 1))
-        readAhead = ReadAheadPlans(slots: Self.balancingKeys + 1, threads: threadCount)
+        warming = WarmingPlans(slots: Self.balancingKeys + 1, threads: threadCount)
         for index in 1..<threadCount {
             // unowned(unsafe): deinit waits for every worker to leave before memory is freed.
             let thread = Thread { [unowned(unsafe) self] in
@@ -180,9 +181,10 @@ public final class ThreadPool: @unchecked Sendable {
     ///   - key: What the job works on (a matrix's address); jobs with the same key share their
     ///     learned speeds. `nil` jobs share one set.
     ///   - itemBytes: The memory the items read, for a job with a key that recurs in a fixed
-    ///     sequence of jobs (a decode step's products): after it, each worker reads the start of
-    ///     its chunk of the keyed job that came next last time (`ThreadPool+ReadAhead.swift`).
-    ///     That memory must stay valid until ``forgetReadAhead()``. `nil`: no read-ahead.
+    ///     sequence of jobs (a decode step's products): after it, each worker loads the start
+    ///     of its chunk of the keyed job that came next last time into its cache
+    ///     (`ThreadPool+CacheWarming.swift`). That memory must stay valid until
+    ///     ``forgetWarming()``. `nil`: no cache warming.
     ///   - grain: Items per piece at most (at least 1). `nil` (the default): each thread
     ///     processes its own chunk in one piece and takes nothing from the others.
     ///   - body: Processes one piece; never called with an empty range, and on any thread.
@@ -201,7 +203,7 @@ public final class ThreadPool: @unchecked Sendable {
         let grain = grain.map { max(1, $0) }, threadCount = threadCount
         chunkBounds(count, speeds: speeds, into: bounds)
         if grain != nil { for worker in 0..<threadCount { pieces.chunk(worker).store(bounds[worker], bounds[worker + 1]) } }
-        planReadAhead(slot: slot, count: count, reading: itemBytes)
+        planWarming(slot: slot, count: count, reading: itemBytes)
         runLocked { worker in
             guard worker < threads else { return }
             let begin = DispatchTime.now().uptimeNanoseconds
@@ -242,42 +244,43 @@ public final class ThreadPool: @unchecked Sendable {
         for i in (threads - 1)..<threadCount { bounds[i + 1] = count }
     }
 
-    /// Tells each worker what to read ahead once it has finished its part of this job (of
-    /// `slot`, `count` items reading `itemBytes`): the start of its chunk of the keyed job that
-    /// followed this one last time, with that job's learned split. Jobs without `itemBytes` or
-    /// a key plan nothing.
-    private func planReadAhead(slot: Int, count: Int, reading itemBytes: ItemBytes?) {
-        readAhead.clearPlans()
-        guard let itemBytes, slot > 0, let next = readAhead.record(slot: slot, count: count, reading: itemBytes),
+    /// Tells each worker what to load into its cache once it has finished its part of this job
+    /// (of `slot`, `count` items reading `itemBytes`): the start of its chunk of the keyed job
+    /// that followed this one last time, with that job's learned split. Jobs without
+    /// `itemBytes` or a key plan nothing.
+    private func planWarming(slot: Int, count: Int, reading itemBytes: ItemBytes?) {
+        warming.clearPlans()
+        guard let itemBytes, slot > 0, let next = warming.record(slot: slot, count: count, reading: itemBytes),
               next.count > 1 else { return }
         let nextBounds = bounds + threadCount + 1
         chunkBounds(next.count, speeds: speeds + next.slot * threadCount, into: nextBounds)
         for worker in 1..<threadCount {
-            readAhead.plan(worker: worker, items: nextBounds[worker]..<nextBounds[worker + 1], ofSlot: next.slot)
+            warming.plan(worker: worker, items: nextBounds[worker]..<nextBounds[worker + 1], ofSlot: next.slot)
         }
     }
 
-    /// Stops the workers from reading ahead and forgets what every job read (an addition).
+    /// Stops the workers from warming their caches and forgets what every job read (an
+    /// addition).
     ///
-    /// Call it before freeing memory that a job passed to ``balancedFor(_:key:reading:_:)``
-    /// reads: until then an idle worker may read the start of it. When this returns, no worker
-    /// is reading ahead.
-    public func forgetReadAhead() {
+    /// Call it before freeing memory that a job passed to ``balancedFor(_:key:reading:grain:_:)``
+    /// reads: until then an idle worker may load the start of it. When this returns, no worker
+    /// is loading any.
+    public func forgetWarming() {
         guard threadCount > 1 else { return }
         submitLock.lock()
         defer { submitLock.unlock() }
-        readAhead.forget()
-        // An empty job: each worker leaves its read-ahead (it checks for a new job every 4 KB),
+        warming.forget()
+        // An empty job: each worker stops warming (it checks for a new job every 4 KB),
         // runs it and picks up the cleared plan before this returns.
         runLocked { _ in }
     }
 
-    /// The memory thread `worker` was told to read ahead after the last job (one or two
-    /// stretches; empty if none): a diagnostic for tests.
-    public func readAheadPlan(of worker: Int) -> [UnsafeRawBufferPointer] {
+    /// The memory thread `worker` was told to load into its cache after the last job (one or
+    /// two stretches; empty if none): a diagnostic for tests.
+    public func warmingPlan(of worker: Int) -> [UnsafeRawBufferPointer] {
         submitLock.lock()
         defer { submitLock.unlock() }
-        let plan = readAhead.plan(of: worker)
+        let plan = warming.plan(of: worker)
         return [plan.first, plan.second].filter { $0.count > 0 }.map {
             UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: $0.start), count: $0.count)
         }
@@ -334,12 +337,12 @@ public final class ThreadPool: @unchecked Sendable {
 
     private func workerLoop(index: Int) {
         var seen = 0
-        // What this worker reads ahead before it waits for the next job.
-        var ahead = ReadAheadCursor()
+        // What this worker loads into its cache before it waits for the next job.
+        var warmingCursor = WarmingCursor()
         while true {
-            if !ahead.isDone {
+            if !warmingCursor.isDone {
                 let current = seen
-                readAhead.read(worker: index, &ahead) { generation.load(ordering: .relaxed) == current }
+                warming.warm(worker: index, &warmingCursor) { generation.load(ordering: .relaxed) == current }
             }
             // Spin, then poll with yields for a while: decode issues jobs every few
             // microseconds, with serial work between them; waking from a sleep takes longer.
@@ -364,7 +367,7 @@ public final class ThreadPool: @unchecked Sendable {
             seen = generation.load(ordering: .acquiring)
             job?(index)
             // The plan for after this job, read before the job is reported done.
-            ahead.adopt(readAhead.plan(of: index))
+            warmingCursor.adopt(warming.plan(of: index))
             pending.subtract(1, ordering: .releasing)
         }
     }

@@ -76,9 +76,9 @@ public final class Transformer: @unchecked Sendable {
         state = RunState(configuration, batch: self.batchSize, threads: pool.threadCount, contextLength: capacity)
     }
 
-    /// Its matrix products let the pool's workers read ahead into these weights: stop that
-    /// before they are freed.
-    deinit { pool.forgetReadAhead() }
+    /// Its matrix products let the pool's idle workers load these weights into their caches
+    /// (cache warming): stop that before they are freed.
+    deinit { pool.forgetWarming() }
 
     /// Opens and loads the GGUF model at `url` (memory-mapped).
     public convenience init(
@@ -129,7 +129,7 @@ public final class Transformer: @unchecked Sendable {
             case .none: 0..<0
             }
             tokens[start..<end].withContiguousStorageIfAvailable { batch in
-                forward(batch, logitRows: rows, isPrompt: tokens.count > 1)
+                forward(batch, logitRows: rows, halfPrecisionAttention: tokens.count > 1)
             }
             for (i, row) in rows.enumerated() {
                 receive(start + row, UnsafeBufferPointer(start: state.logits + i * vocabulary, count: vocabulary))
@@ -159,10 +159,12 @@ public final class Transformer: @unchecked Sendable {
     /// Runs `tokens` (at most `batchSize`) through the network at positions `position…`, filling
     /// the KV cache, and writes logits for `logitRows` (indices into `tokens`) to `state.logits`.
     ///
-    /// `isPrompt` selects the attention accumulator's precision (see `attention`): it depends on
-    /// whether the whole evaluation is a prompt, not on how it is split into batches. Each step
-    /// hands its result to ``trace`` under llama.cpp's name for it (its last argument).
-    private func forward(_ tokens: UnsafeBufferPointer<Int>, logitRows: Range<Int>, isPrompt: Bool) {
+    /// `halfPrecisionAttention` selects the precision of attention's value accumulator (see
+    /// `attention`): half when the whole evaluation has more than one token, as in llama.cpp,
+    /// single for one token. It depends on the evaluation's token count, not on how it is split
+    /// into batches, so a batch of one that ends a longer evaluation still gets half precision.
+    /// Each step hands its result to ``trace`` under llama.cpp's name for it (its last argument).
+    private func forward(_ tokens: UnsafeBufferPointer<Int>, logitRows: Range<Int>, halfPrecisionAttention: Bool) {
         let c = configuration, s = state, w = weights
         let n = tokens.count                 // tokens in this batch
 
@@ -177,7 +179,7 @@ public final class Transformer: @unchecked Sendable {
             rope(s.q, rows: n, heads: c.headCount, ("Qcur", l))
             rope(s.k, rows: n, heads: c.keyValueHeadCount, ("Kcur", l))
             store(layer: l, rows: n, ("Vcur", l))                                            // k, v into the cache
-            attention(layer: l, rows: n, halfPrecision: isPrompt, ("kqv_out", l))            // (n, q)
+            attention(layer: l, rows: n, halfPrecision: halfPrecisionAttention, ("kqv_out", l))  // (n, q)
             multiply(layer.output, s.attention, rows: n, into: s.xb, ("attn_out", l))        // (n, dim)
             add(s.xb, to: s.x, rows: n, ("ffn_inp", l))
 
@@ -228,7 +230,7 @@ public final class Transformer: @unchecked Sendable {
     private func project(_ x: UnsafePointer<Float>, rows: Int, _ a: Projection, _ b: Projection, _ c: Projection? = nil) {
         MatrixMultiply.multiply(
             .init(a.matrix, into: a.output), .init(b.matrix, into: b.output), c.map { .init($0.matrix, into: $0.output) },
-            x, tokens: rows, scratch: state.activations, pool: pool, readingAhead: true)
+            x, tokens: rows, scratch: state.activations, pool: pool, warmingCaches: true)
         addBias(a, rows: rows)
         addBias(b, rows: rows)
         if let c { addBias(c, rows: rows) }
@@ -266,9 +268,9 @@ public final class Transformer: @unchecked Sendable {
     /// `state.attention`      (rows, heads · headDim)
     ///
     /// Queries are first rounded to half precision, to meet the half-precision keys as in
-    /// llama.cpp. Prompts keep llama.cpp's half-precision value accumulator (`halfPrecision`),
-    /// single-token decoding single precision. How the work is split over the threads is
-    /// ``Attention/Schedule``'s decision.
+    /// llama.cpp. Evaluations of more than one token keep llama.cpp's half-precision value
+    /// accumulator (`halfPrecision`), single-token ones single precision. How the work is split
+    /// over the threads is ``Attention/Schedule``'s decision.
     private func attention(layer l: Int, rows: Int, halfPrecision: Bool, _ name: TraceName) {
         let c = configuration, s = state
         VectorMath.roundToHalf(s.q, count: rows * c.queryLength)
@@ -284,7 +286,7 @@ public final class Transformer: @unchecked Sendable {
     private func multiply(
         _ matrix: WeightMatrix, _ x: UnsafePointer<Float>, rows: Int, into y: UnsafeMutablePointer<Float>, _ name: TraceName
     ) {
-        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool, readingAhead: true)
+        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool, warmingCaches: true)
         record(name, y, rows: rows, columns: matrix.rows)
     }
 

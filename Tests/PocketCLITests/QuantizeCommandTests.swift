@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// `pocket quantize` on the default model, run as a user would.
-@Suite(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"), .serialized)
+/// `pocket quantize` on the small test model (SmolLM2), run as a user would.
+@Suite(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"), .serialized)
 struct QuantizeCommandTests {
     @Test func requantizedModelLoadsAndGenerates() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pocket-cli-q2k-\(UUID()).gguf")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try runPocket(["quantize", modelURL.path, output.path, "--type", "q2_k", "--threads", "2"])
+        let result = try runPocket(["quantize", smolLM2URL.path, output.path, "--type", "q2_k", "--threads", "2"])
         #expect(result.status == 0, "\(result.errors)")
         let lines = result.output.split(separator: "\n").map(String.init)
         // The plan comes first: a header, one line per tensor, and the total within the budget
@@ -34,21 +34,21 @@ struct QuantizeCommandTests {
     }
 
     @Test func badInvocationsAreClearErrors() throws {
-        let unknown = try runPocket(["quantize", modelURL.path, "/tmp/x.gguf", "--type", "q1_z"])
+        let unknown = try runPocket(["quantize", smolLM2URL.path, "/tmp/x.gguf", "--type", "q1_z"])
         #expect(unknown.status == 2)
         #expect(unknown.errors.contains("q1_z") && unknown.errors.contains("q2_k"))
         let missing = try runPocket(["quantize", "/nonexistent/in.gguf", "/tmp/x.gguf", "--type", "q4_0"])
         #expect(missing.status == 1)
         #expect(missing.errors.contains("/nonexistent/in.gguf"))
-        let unwritable = try runPocket(["quantize", modelURL.path, "/nonexistent-dir/out.gguf", "--type", "q8_0"])
+        let unwritable = try runPocket(["quantize", smolLM2URL.path, "/nonexistent-dir/out.gguf", "--type", "q8_0"])
         #expect(unwritable.status == 1)
         #expect(unwritable.errors.contains("/nonexistent-dir/out.gguf"))
-        let noOutput = try runPocket(["quantize", modelURL.path, "--type", "q8_0"])
+        let noOutput = try runPocket(["quantize", smolLM2URL.path, "--type", "q8_0"])
         #expect(noOutput.status == 2)
-        let noCalibration = try runPocket(["quantize", modelURL.path, "/tmp/x.gguf", "--type", "q2_k", "--calibration", "/nonexistent/cal.txt"])
+        let noCalibration = try runPocket(["quantize", smolLM2URL.path, "/tmp/x.gguf", "--type", "q2_k", "--calibration", "/nonexistent/cal.txt"])
         #expect(noCalibration.status == 1)
         #expect(noCalibration.errors.contains("/nonexistent/cal.txt"))
-        let both = try runPocket(["quantize", modelURL.path, "/tmp/x.gguf", "--type", "q2_k", "--calibration", "a.txt", "--no-calibration"])
+        let both = try runPocket(["quantize", smolLM2URL.path, "/tmp/x.gguf", "--type", "q2_k", "--calibration", "a.txt", "--no-calibration"])
         #expect(both.status == 2)
     }
 }

@@ -4,7 +4,7 @@ import PocketKernels  // SplitMix64, so every fuzz run sees the same cases
 @testable import PocketGGUF
 
 
-/// Mutates the default model's header and checks that every case either parses or throws a
+/// Mutates SmolLM2's header and checks that every case either parses or throws a
 /// `GGUFError`: byte flips, huge values written over u64 counts/lengths/dimensions/offsets, and
 /// truncations.
 ///
@@ -13,7 +13,7 @@ import PocketKernels  // SplitMix64, so every fuzz run sees the same cases
 /// table, with each array cut to its first 16 elements (~17 KB). A few hundred cases also run on
 /// the real header. Cases mutate one buffer in place and restore it, and the parser reads a
 /// prefix of it for truncations, so no case copies the ~100 MB the tensor table needs.
-@Suite("Fuzzing the header", .enabled(if: TestPaths.hasDefaultModel, "default model absent: run Weights/fetch"))
+@Suite("Fuzzing the header", .enabled(if: TestPaths.hasSmolLM2, "SmolLM2, the small test model, is absent: run Weights/fetch"))
 struct FuzzTests {
     /// A header, zero tensor data after it, and the offsets of its u64 fields.
     final class Corpus {
@@ -105,7 +105,7 @@ struct FuzzTests {
         return fields
     }
 
-    /// The default model's header with every array cut to its first 16 elements, and the size
+    /// SmolLM2's header with every array cut to its first 16 elements, and the size
     /// a file with that header and the model's tensor table needs.
     static func condensedHeader(of file: GGUFFile) throws -> (header: [UInt8], totalSize: Int) {
         func condense(_ value: GGUFValue) -> GGUFValue {
@@ -125,7 +125,7 @@ struct FuzzTests {
     }
 
     @Test func mutatedHeaders() throws {
-        let file = try GGUFFile(contentsOf: TestPaths.defaultModel)
+        let file = try GGUFFile(contentsOf: TestPaths.smolLM2)
         var rng = SplitMix64(seed: 0x5EED_6675_6600_0001)
         let start = ContinuousClock.now
 

@@ -2,16 +2,16 @@ import Foundation
 import Testing
 @testable import PocketGGUF
 
-/// Parses the default model and compares everything against facts the `gguf` Python package
-/// extracted independently (Fixtures/default_model.json, made by Fixtures/make_fixtures.py).
-@Suite("GGUFFile: default model", .enabled(if: TestPaths.hasDefaultModel, "default model absent: run Weights/fetch"))
+/// Parses SmolLM2, the small test model, and compares everything against facts the `gguf` Python package
+/// extracted independently (Fixtures/smollm2.json, made by Fixtures/make_fixtures.py).
+@Suite("GGUFFile: SmolLM2", .enabled(if: TestPaths.hasSmolLM2, "SmolLM2, the small test model, is absent: run Weights/fetch"))
 struct GGUFFileTests {
     let file: GGUFFile
     let facts: JSON
 
     init() throws {
-        file = try GGUFFile(contentsOf: TestPaths.defaultModel)
-        facts = try JSON.load("default_model.json")
+        file = try GGUFFile(contentsOf: TestPaths.smolLM2)
+        facts = try JSON.load("smollm2.json")
     }
 
     @Test func header() {

@@ -9,10 +9,10 @@ enum TestPaths {
     /// `Tests/PocketGGUFTests/Fixtures`.
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
-    /// The default model (a git-ignored symlink that may be absent).
-    static let defaultModel = packageRoot.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
-    /// Whether the default model is present; suites that need it are disabled otherwise.
-    static var hasDefaultModel: Bool { FileManager.default.fileExists(atPath: defaultModel.path) }
+    /// SmolLM2-135M-Instruct, the small test model (a git-ignored symlink that may be absent).
+    static let smolLM2 = packageRoot.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
+    /// Whether SmolLM2 is present; suites that need it are disabled otherwise.
+    static var hasSmolLM2: Bool { FileManager.default.fileExists(atPath: smolLM2.path) }
 }
 
 /// A JSON value decoded from a fixture, loosely typed.

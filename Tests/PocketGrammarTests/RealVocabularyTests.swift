@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PocketGrammar
 
-/// The guarantees on the default model's 49,152-token vocabulary.
+/// The guarantees on the small test model's (SmolLM2's) 49,152-token vocabulary.
 @Suite(.enabled(if: TestModel.isInstalled, "needs Weights/fetch"), .serialized)
 struct RealVocabularyTests {
     @Test(arguments: Array(Schemas.all.indices))

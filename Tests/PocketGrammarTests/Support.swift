@@ -4,13 +4,14 @@ import PocketKernels
 import PocketTokenizer
 @testable import PocketGrammar
 
+/// SmolLM2-135M-Instruct, the small test model (not the package's default model, Qwen).
 enum TestModel {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let url = packageRoot.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
     static var isInstalled: Bool { FileManager.default.fileExists(atPath: url.path) }
     nonisolated(unsafe) static let tokenizer: Tokenizer = try! Tokenizer(gguf: GGUFFile(contentsOf: url))
-    /// The default model's vocabulary; special tokens get no bytes (never allowed in values).
+    /// The small test model's (SmolLM2's) vocabulary; special tokens get no bytes (never allowed in values).
     nonisolated(unsafe) static let vocabulary: Vocabulary = Vocabulary(
         tokens: (0..<tokenizer.vocabularySize).map { tokenizer.isSpecial($0) ? [] : tokenizer.bytes(of: $0) },
         endOfGeneration: tokenizer.endOfGenerationTokens)

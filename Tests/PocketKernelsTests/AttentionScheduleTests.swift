@@ -5,7 +5,7 @@ import Testing
 /// under each of them against one ``Attention/attend(queries:heads:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``
 /// call per token and head.
 @Suite struct AttentionScheduleTests {
-    /// The default model's shape: 9 query heads over 3 key/value heads.
+    /// The small test model's (SmolLM2's) shape: 9 query heads over 3 key/value heads.
     static func schedule(tokens: Int, length: Int = 40, threads: Int, halfPrecision: Bool = false) -> Attention.Schedule {
         Attention.Schedule(tokens: tokens, heads: 9, keyValueHeads: 3, length: length, threads: threads, halfPrecision: halfPrecision)
     }

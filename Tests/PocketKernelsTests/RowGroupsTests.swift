@@ -3,9 +3,9 @@ import PocketKernels
 import Testing
 
 /// The row groups (RowGroups.swift, Formats/*+RowGroups.swift): the repacked copy is the same
-/// blocks, the scalar reference of the row-group kernels is the format's product, and (with
-/// AVX-512 VNNI) the kernels and the matrix products that use them equal that reference bit
-/// for bit.
+/// blocks, the scalar reference of the row-group kernels is the format's product, and (on the
+/// x86 tiers: AVX-512 VNNI, AVX2 or SSE2) the kernels and the matrix products that use them
+/// equal that reference bit for bit.
 @Suite struct RowGroupsTests {
     struct Case: CustomStringConvertible, Sendable {
         let format: any RowGroupFormat.Type

@@ -183,9 +183,9 @@ import Testing
     }
 }
 
-/// Reading ahead: after a keyed job, each worker is told the start of its chunk of the keyed
-/// job that followed that one last time, and forgetting stops it.
-@Suite struct ThreadPoolReadAheadTests {
+/// Cache warming: after a keyed job, each worker is told the start of its chunk of the keyed
+/// job that followed that one last time (to load into its cache), and forgetting stops it.
+@Suite struct ThreadPoolCacheWarmingTests {
     /// Three buffers read by two jobs: job A reads 64 items of 64 bytes from `a`; job B reads
     /// 30 items of 100 bytes from `b`, then 50 items of 4 KB from `c`.
     final class Memory {
@@ -208,7 +208,7 @@ import Testing
 
     /// `(start, count)` of each stretch of `worker`'s plan.
     static func plan(_ pool: ThreadPool, _ worker: Int = 1) -> [(UnsafeRawPointer?, Int)] {
-        pool.readAheadPlan(of: worker).map { ($0.baseAddress, $0.count) }
+        pool.warmingPlan(of: worker).map { ($0.baseAddress, $0.count) }
     }
 
     @Test func aWorkerIsToldTheStartOfItsChunkOfTheJobThatCameNext() {
@@ -227,7 +227,7 @@ import Testing
         pool.balancedFor(80, key: memory.b, reading: memory.bytesB) { _ in }
         plan = Self.plan(pool)
         #expect(plan.count == 1 && plan[0].0 == UnsafeRawPointer(memory.a + 32 * 64) && plan[0].1 == 32 * 64)
-        #expect(Self.plan(pool, 0).isEmpty, "the calling thread never reads ahead")
+        #expect(Self.plan(pool, 0).isEmpty, "the calling thread never warms its cache")
     }
 
     /// A chunk that starts near the end of one run goes on at the start of the next.
@@ -250,7 +250,7 @@ import Testing
     }
 
     /// A chunk's start is read to at most the limit, and a job without bytes plans nothing.
-    @Test func readAheadIsBoundedAndOnlyForJobsThatSayWhatTheyRead() {
+    @Test func warmingIsBoundedAndOnlyForJobsThatSayWhatTheyRead() {
         let pool = ThreadPool(threads: 2)
         let count = 1024, itemBytes = 4096
         let big = UnsafeMutableRawPointer.allocate(byteCount: count * itemBytes, alignment: 64)
@@ -271,9 +271,9 @@ import Testing
         #expect(Self.plan(pool).isEmpty)
     }
 
-    /// After `forgetReadAhead()` no plan is left and none is made from what was learned before,
+    /// After `forgetWarming()` no plan is left and none is made from what was learned before,
     /// so the memory can be freed: here it is unmapped, and later jobs run normally.
-    @Test func forgettingStopsReadingAheadSoMemoryCanBeFreed() throws {
+    @Test func forgettingStopsWarmingSoMemoryCanBeFreed() throws {
         let pool = ThreadPool(threads: 2)
         let length = 8 << 20
         let mapped = try #require(mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
@@ -287,7 +287,7 @@ import Testing
             pool.balancedFor(half / 4096, key: mapped + half, reading: second) { _ in }
         }
         #expect(!Self.plan(pool).isEmpty)
-        pool.forgetReadAhead()
+        pool.forgetWarming()
         #expect(Self.plan(pool).isEmpty)
         munmap(mapped, length)
         let runs = Atomic<Int>(0)

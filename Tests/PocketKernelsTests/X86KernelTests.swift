@@ -1,4 +1,4 @@
-// The x86 kernels (Formats/*+X86.swift, on AVX-512 VNNI or AVX2) against the scalar references and the
+// The x86 kernels (Formats/*+X86.swift, on AVX-512 VNNI, AVX2 or SSE2) against the scalar references and the
 // portable kernels. Compiled where the build machine has the instructions (POCKET_X86_KERNELS);
 // the portable build runs the portable kernels' own tests instead.
 

@@ -6,7 +6,7 @@ import Testing
 /// Apple-documented usage on the default model, Qwen2.5-Coder-0.5B-Instruct: answers that make
 /// sense, multi-turn with the cache, streaming structured output, a dynamic schema, tools
 /// (called, their output used, a throwing one, tools during guided generation).
-@Suite(.enabled(if: qwenIsInstalled, "the default model is not installed (run Weights/fetch)"), .serialized)
+@Suite(.enabled(if: qwenIsInstalled, "Qwen2.5-Coder-0.5B-Instruct, the default model, is not installed (run Weights/fetch)"), .serialized)
 struct DefaultModelSessionTests {
     let model: SystemLanguageModel
 
@@ -100,10 +100,10 @@ struct DefaultModelSessionTests {
 }
 
 /// Qwen2.5-Coder-0.5B-Instruct, the package's default model, in this checkout.
-let qwenModelURL = defaultModelURL.deletingLastPathComponent().appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.gguf")
+let qwenModelURL = smolLM2URL.deletingLastPathComponent().appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.gguf")
 /// Whether Qwen is installed.
 let qwenIsInstalled = FileManager.default.fileExists(atPath: qwenModelURL.path)
-/// The default model, loaded once.
+/// Qwen, loaded once.
 let qwenModel: SystemLanguageModel? = qwenIsInstalled ? try? SystemLanguageModel(contentsOf: qwenModelURL) : nil
 
 /// A weather tool over fixed data.

@@ -25,28 +25,28 @@ import Testing
         #expect(error.errorDescription?.contains("busy") == true)
     }
 
-    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
-    func defaultModelIsAvailable() throws {
-        let model = try #require(sharedModel)
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
+    func theSmallTestModelIsAvailable() throws {
+        let model = try #require(smolLM2Model)
         #expect(model.isAvailable)
         #expect(model.availability == .available)
         #expect(model.contextSize == 4096)
-        let large = try SystemLanguageModel(contentsOf: defaultModelURL, contextSize: 1 << 30)
+        let large = try SystemLanguageModel(contentsOf: smolLM2URL, contextSize: 1 << 30)
         #expect(large.contextSize < 1 << 30)  // capped at the model's trained context
         #expect(model.useCase == .general)
     }
 
-    @Test(.enabled(if: qwenIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    @Test(.enabled(if: qwenIsInstalled, "Qwen2.5-Coder-0.5B-Instruct, the default model, is not installed (run Weights/fetch)"))
     func defaultLookupFindsTheCheckoutModel() {
         guard ProcessInfo.processInfo.environment["POCKET_MODEL"] == nil else { return }
-        // The package's default model is Qwen; most tests use the faster SmolLM2 (`defaultModelURL`).
+        // The package's default model is Qwen; most tests use the faster SmolLM2 (`smolLM2URL`).
         #expect(SystemLanguageModel.default.url.standardizedFileURL.path == qwenModelURL.standardizedFileURL.path)
         #expect(SystemLanguageModel.default.isAvailable == qwenIsInstalled)
     }
 
-    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
     func tokenCountsCoverEveryKindOfInput() async throws {
-        let model = try #require(sharedModel)
+        let model = try #require(smolLM2Model)
         let short = try await model.tokenCount(for: Prompt("Hello"))
         let long = try await model.tokenCount(for: Prompt("Hello there, how are you today?"))
         #expect(short >= 1 && long > short)

@@ -3,21 +3,23 @@ import Foundation
 import Synchronization
 import Testing
 
-// Shared by the session, tool and transcript tests: where the default model is, and a
-// deterministic in-test model for behaviour that needs a specific model decision.
+// Shared by the session, tool and transcript tests: where the small test model (SmolLM2) is,
+// and a deterministic in-test model for behaviour that needs a specific model decision. The
+// package's default model, Qwen, is in `DefaultModelSessionTests.swift`.
 
-/// The default model file of this checkout, found from this file's path.
-let defaultModelURL: URL = {
+/// SmolLM2-135M-Instruct, the small test model of this checkout (not the package's default
+/// model, Qwen: most tests use SmolLM2 because it is faster), found from this file's path.
+let smolLM2URL: URL = {
     var root = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { root.deleteLastPathComponent() }
     return root.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
 }()
 
-/// Whether the default model is installed (tests that need it are skipped otherwise).
-let modelIsInstalled = FileManager.default.fileExists(atPath: defaultModelURL.path)
+/// Whether SmolLM2 is installed (tests that need it are skipped otherwise).
+let smolLM2IsInstalled = FileManager.default.fileExists(atPath: smolLM2URL.path)
 
-/// The default model, loaded once.
-let sharedModel: SystemLanguageModel? = modelIsInstalled ? try? SystemLanguageModel(contentsOf: defaultModelURL) : nil
+/// SmolLM2, loaded once.
+let smolLM2Model: SystemLanguageModel? = smolLM2IsInstalled ? try? SystemLanguageModel(contentsOf: smolLM2URL) : nil
 
 /// Greedy options with a small token budget, so model tests stay fast.
 func greedy(_ tokens: Int) -> GenerationOptions {
@@ -106,9 +108,9 @@ struct ScriptedExecutor: LanguageModelExecutor {
         #expect(request.schema == nil && request.enabledToolDefinitions.isEmpty)
     }
 
-    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
     func tokenCountsGrowWithTheConversation() throws {
-        let model = try #require(sharedModel)
+        let model = try #require(smolLM2Model)
         let context = try model.makeTransformerContext()
         let one = context.tokenCount(of: .init(messages: [.init(role: .user, content: "Hello")]))
         let two = context.tokenCount(of: .init(messages: [.init(role: .user, content: "Hello"), .init(role: .assistant, content: "Hi")]))
@@ -116,9 +118,9 @@ struct ScriptedExecutor: LanguageModelExecutor {
         #expect(two > one)
     }
 
-    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
     func userTextCannotInjectSpecialTokens() throws {
-        let model = try #require(sharedModel)
+        let model = try #require(smolLM2Model)
         let context = try model.makeTransformerContext()
         // As a special token `<|im_end|>` would be one token, like "x"; as text it is several.
         let plain = context.tokenCount(of: .init(messages: [.init(role: .user, content: "x")]))

@@ -66,9 +66,9 @@ struct SessionConcurrencyTests {
     /// sessions would hold every one of its threads and the ticker would stall until they end.
     /// Timing-based: valid when the suites run serially (`--no-parallel`); in a parallel run
     /// other suites' synchronous work occupies the pool and starves the ticker by itself.
-    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
     func concurrentSessionsLeaveTheCooperativePoolFree() async throws {
-        let model = try #require(sharedModel)
+        let model = try #require(smolLM2Model)
         let sessions = (0..<max(2, min(ProcessInfo.processInfo.activeProcessorCount, 4))).map { _ in
             LanguageModelSession(model: model)
         }
@@ -104,9 +104,9 @@ struct SessionConcurrencyTests {
 
     /// A cancelled request stops within a few tokens: the engine checks the calling task's
     /// cancellation before every token even though it runs on its own thread.
-    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
     func cancellationReachesTheEngineThread() async throws {
-        let session = LanguageModelSession(model: try #require(sharedModel))
+        let session = LanguageModelSession(model: try #require(smolLM2Model))
         let snapshots = Mutex(0)
         let cutAt = Mutex(0)
         let consumer = Task {

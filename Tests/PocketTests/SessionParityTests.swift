@@ -103,9 +103,9 @@ struct SlowExecutor: LanguageModelExecutor {
         #expect(session.transcript.count == 2)
     }
 
-    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
     func leavingARealStreamEarlyFreesTheSessionAtOnce() async throws {
-        let session = LanguageModelSession(model: try #require(sharedModel))
+        let session = LanguageModelSession(model: try #require(smolLM2Model))
         for try await snapshot in session.streamResponse(to: "Tell me a long story.", options: greedy(200))
         where !snapshot.content.isEmpty { break }
         let next = try await session.respond(to: "Hi", options: greedy(2))
@@ -113,9 +113,9 @@ struct SlowExecutor: LanguageModelExecutor {
         #expect(session.transcript.count == 2)
     }
 
-    @Test(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"))
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
     func aModelThatListsLanguagesRejectsOtherScripts() async throws {
-        let model = try #require(sharedModel)
+        let model = try #require(smolLM2Model)
         #expect(model.supportedLanguages.map { $0.languageCode?.identifier } == ["en"])
         #expect(!model.supportsLocale(Locale(identifier: "ko_KR")))
         await #expect {

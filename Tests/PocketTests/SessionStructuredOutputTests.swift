@@ -37,13 +37,13 @@ struct Pet: Generable, Equatable {
     }
 }
 
-/// Structured output on the real default model: the grammar guarantees a valid value whatever
-/// the model would have preferred to write.
-@Suite(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"), .serialized)
+/// Structured output on the real small test model, SmolLM2: the grammar guarantees a valid value
+/// whatever the model would have preferred to write.
+@Suite(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"), .serialized)
 struct SessionStructuredOutputTests {
     let model: SystemLanguageModel
 
-    init() throws { model = try #require(sharedModel) }
+    init() throws { model = try #require(smolLM2Model) }
 
     @Test func respondGeneratingReturnsAValidValue() async throws {
         let session = LanguageModelSession(model: model)

@@ -2,12 +2,13 @@ import Foundation
 @testable import Pocket
 import Testing
 
-/// Sessions on the real default model: behaviour that does not depend on what the model says.
-@Suite(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"), .serialized)
+/// Sessions on the real small test model, SmolLM2: behaviour that does not depend on what the
+/// model says.
+@Suite(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"), .serialized)
 struct SessionTests {
     let model: SystemLanguageModel
 
-    init() throws { model = try #require(sharedModel) }
+    init() throws { model = try #require(smolLM2Model) }
 
     @Test func respondAddsPromptAndResponseToTheTranscript() async throws {
         let session = LanguageModelSession(model: model, instructions: "You are terse.")
@@ -136,7 +137,7 @@ struct SessionTests {
     }
 
     @Test func promptThatDoesNotFitThrowsBeforeGenerating() async throws {
-        let small = try SystemLanguageModel(contentsOf: defaultModelURL, contextSize: 64)
+        let small = try SystemLanguageModel(contentsOf: smolLM2URL, contextSize: 64)
         #expect(small.contextSize == 64)
         let session = LanguageModelSession(model: small)
         let long = String(repeating: "word ", count: 200)
@@ -157,7 +158,7 @@ struct SessionTests {
         let context = try model.makeTransformerContext()
         let prompt = "Write a very long story about a dragon."
         let needed = context.tokenCount(of: .init(messages: [.init(role: .user, content: prompt)]))
-        let small = try SystemLanguageModel(contentsOf: defaultModelURL, contextSize: needed + 4)
+        let small = try SystemLanguageModel(contentsOf: smolLM2URL, contextSize: needed + 4)
         let session = LanguageModelSession(model: small)
         await #expect {
             try await session.respond(to: prompt, options: GenerationOptions(sampling: .greedy))
@@ -221,7 +222,7 @@ struct SessionTests {
 
     @Test func guardrailsHookRejectsPrompts() async throws {
         let guarded = try SystemLanguageModel(
-            contentsOf: defaultModelURL, guardrails: .init(check: { !$0.contains("forbidden") }))
+            contentsOf: smolLM2URL, guardrails: .init(check: { !$0.contains("forbidden") }))
         let session = LanguageModelSession(model: guarded)
         await #expect {
             try await session.respond(to: "a forbidden topic", options: greedy(2))
@@ -233,7 +234,7 @@ struct SessionTests {
 }
 
 /// The session's repetition penalty on the small model, which loops readily when greedy.
-@Suite(.enabled(if: modelIsInstalled, "the default model is not installed (run Weights/fetch)"), .serialized)
+@Suite(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"), .serialized)
 struct RepetitionPenaltySessionTests {
     /// The most times one word occurs in `text`.
     func mostRepeated(_ text: String) -> Int {
@@ -243,7 +244,7 @@ struct RepetitionPenaltySessionTests {
     }
 
     @Test func theDefaultPenaltyRepeatsLessThanNone() async throws {
-        let model = try #require(sharedModel)
+        let model = try #require(smolLM2Model)
         let prompt = "List the days of the week, again and again."
         let off = try await LanguageModelSession(model: model).respond(
             to: prompt, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 96, repetitionPenalty: 1))
@@ -252,7 +253,7 @@ struct RepetitionPenaltySessionTests {
     }
 
     @Test func aStrongPenaltyStillGivesAValidStructuredValue() async throws {
-        let model = try #require(sharedModel)
+        let model = try #require(smolLM2Model)
         let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 40, repetitionPenalty: 3, frequencyPenalty: 2, presencePenalty: 2)
         let response = try await LanguageModelSession(model: model).respond(to: "Invent a pet.", generating: Pet.self, options: options)
         #expect((0...30).contains(response.content.age))

@@ -52,11 +52,11 @@ import Testing
 }
 
 @Suite(.enabled(if: TestModel.isInstalled, "needs Weights/fetch"))
-struct DefaultModelChatTemplateTests {
+struct SmolLM2ChatTemplateTests {
     let tokenizer = TestModel.tokenizer
     let template = ChatTemplate(gguf: TestModel.file)
 
-    @Test func theDefaultModelUsesChatMLWithSmolLMsDefaultSystemPrompt() {
+    @Test func smolLM2UsesChatMLWithSmolLMsDefaultSystemPrompt() {
         #expect(template.style == .chatML && template.warning == nil)
         #expect(template.defaultSystemPrompt == "You are a helpful AI assistant named SmolLM, trained by Hugging Face")
     }

@@ -2,6 +2,8 @@ import Foundation
 import PocketGGUF
 import PocketTokenizer
 
+/// SmolLM2-135M-Instruct, the small test model (not the package's default model, Qwen), and
+/// llama.cpp's tokenizations of it (`../shared/golden`).
 enum TestModel {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -3,7 +3,7 @@ import Testing
 import PocketGGUF
 @testable import PocketTokenizer
 
-/// Agreement with llama.cpp's tokenizations of the default model (`../shared/golden`).
+/// Agreement with llama.cpp's tokenizations of the small test model, SmolLM2 (`../shared/golden`).
 @Suite(.enabled(if: TestModel.isInstalled && TestModel.hasGolden, "needs Weights/fetch and ../shared/golden"))
 struct GoldenTokenizationTests {
     struct Case: Decodable {
@@ -51,7 +51,7 @@ struct QwenGoldenTokenizationTests {
 }
 
 @Suite(.enabled(if: TestModel.isInstalled, "needs Weights/fetch"))
-struct DefaultModelTokenizerTests {
+struct SmolLM2TokenizerTests {
     let tokenizer = TestModel.tokenizer
 
     @Test func specialTokenStringsInUserTextNeverBecomeSpecialTokens() {

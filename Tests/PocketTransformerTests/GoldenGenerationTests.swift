@@ -5,7 +5,7 @@ import Testing
 import PocketTokenizer
 import PocketTransformer
 
-/// End-to-end agreement with llama.cpp on the default model (`../shared/golden`).
+/// End-to-end agreement with llama.cpp on the small test model, SmolLM2 (`../shared/golden`).
 @Suite(.enabled(if: TestModel.isInstalled && TestModel.hasGolden, "needs Weights/fetch and ../shared/golden"),
        .serialized)
 struct GoldenGenerationTests {

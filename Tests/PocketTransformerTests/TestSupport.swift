@@ -9,12 +9,13 @@ enum TestModel {
     /// The package root, found from this file's location.
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// The default model installed by `Weights/fetch`.
+    /// SmolLM2-135M-Instruct, the small test model installed by `Weights/fetch` (not the
+    /// package's default model, Qwen, which is `QwenModel`).
     static let url = packageRoot.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
     /// llama.cpp's reference outputs (`../shared/golden`).
     static let golden = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/golden")
 
-    /// Whether the default model is installed (tests that need it are skipped otherwise).
+    /// Whether SmolLM2 is installed (tests that need it are skipped otherwise).
     static var isInstalled: Bool { FileManager.default.fileExists(atPath: url.path) }
     /// Whether the golden reference data is present.
     static var hasGolden: Bool { FileManager.default.fileExists(atPath: golden.path) }

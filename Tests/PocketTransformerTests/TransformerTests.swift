@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PocketTransformer
 
-/// Behaviour of the forward pass and KV cache on the default model.
+/// Behaviour of the forward pass and KV cache on the small test model, SmolLM2.
 @Suite(.enabled(if: TestModel.isInstalled, "needs Weights/fetch"), .serialized)
 struct TransformerTests {
     static let prompt = [19556, 28, 905, 17, 1073, 359, 346, 1834, 47, 339, 5248]

@@ -5,7 +5,7 @@
 // scaling, accumulation and tail are here, the same for every format.
 
 #if POCKET_X86_KERNELS
-/// An x86 kernel (``ByteDot``: AVX-512 VNNI, or AVX2) that multiplies two 32-weight blocks per instruction.
+/// An x86 kernel (``ByteDot``: AVX-512 VNNI, AVX2 or SSE2) that multiplies two 32-weight blocks per instruction.
 ///
 /// Lanes 0…7 of a product hold block b (four consecutive weights each), lanes 8…15 block b + 1;
 /// each half is scaled by its block's d·d_x and accumulated in sixteen float lanes; an odd last

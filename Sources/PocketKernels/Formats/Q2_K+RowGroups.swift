@@ -126,7 +126,7 @@ extension Q2_K.X86: RowGroupKernel {
             let v = UnsafeRawPointer(x.superBytes + 256 * sb), sums = UnsafeRawPointer(x.pairedSubBlockSums + 16 * sb)
             var integers = SIMD16<Int32>(), mins = SIMD16<Int32>()
             for k in 0..<4 {
-                ColumnReadAhead.request(after: column, bytes: Q2_K.groupColumnBytes, part: k, of: 4)
+                ColumnPrefetch.request(after: column, bytes: Q2_K.groupColumnBytes, part: k, of: 4)
                 let (scales, minBytes) = scaleBytes(column, k)
                 let p0 = products(column, v, 4 * k), p1 = products(column, v, 4 * k + 1)
                 let p2 = products(column, v, 4 * k + 2), p3 = products(column, v, 4 * k + 3)

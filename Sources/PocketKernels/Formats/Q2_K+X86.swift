@@ -13,7 +13,7 @@
 extension Q2_K {
     public typealias Kernel = X86
 
-    /// The x86 kernel of ``Q2_K`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/superBytes``).
+    /// The x86 kernel of ``Q2_K`` (AVX-512 VNNI, AVX2 or SSE2, through ``ByteDot``; reads ``Q8Activations/Layouts/superBytes``).
     public enum X86: DotKernel {
         public static var activationLayouts: Q8Activations.Layouts { .superBytes }
 

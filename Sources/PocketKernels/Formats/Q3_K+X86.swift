@@ -11,7 +11,7 @@
 extension Q3_K {
     public typealias Kernel = X86
 
-    /// The x86 kernel of ``Q3_K`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    /// The x86 kernel of ``Q3_K`` (AVX-512 VNNI, AVX2 or SSE2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
     public enum X86: SignedScaleKernel {
         static var superBlockBytes: Int { bytesPerBlock }
         static var scaleOffset: Int { dOffset }

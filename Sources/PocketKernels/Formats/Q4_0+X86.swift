@@ -10,7 +10,7 @@
 extension Q4_0 {
     public typealias Kernel = X86
 
-    /// The x86 kernel of ``Q4_0`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    /// The x86 kernel of ``Q4_0`` (AVX-512 VNNI, AVX2 or SSE2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
     public enum X86: BlockPairKernel {
         static var blockBytes: Int { bytesPerBlock }
         static var offsetShift: Int32 { 3 }

@@ -40,7 +40,7 @@ extension Q4_1.X86: RowGroupKernel {
 
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         var sums = LaneSums()
-        forEachColumn(group, blocks: blocks, readingAhead: true) { w, d, m, b in sums.add(w, d, m, x, b) }
+        forEachColumn(group, blocks: blocks, prefetching: true) { w, d, m, b in sums.add(w, d, m, x, b) }
         return sums.total
     }
 
@@ -56,7 +56,7 @@ extension Q4_1.X86: RowGroupKernel {
     @inline(__always)
     static func groupDot2(_ group: UnsafeRawPointer, _ x0: Q8Vector, _ x1: Q8Vector, blocks: Int) -> (SIMD16<Float>, SIMD16<Float>) {
         var s0 = LaneSums(), s1 = LaneSums()
-        forEachColumn(group, blocks: blocks, readingAhead: false) { w, d, m, b in
+        forEachColumn(group, blocks: blocks, prefetching: false) { w, d, m, b in
             s0.add(w, d, m, x0, b)
             s1.add(w, d, m, x1, b)
         }
@@ -66,12 +66,12 @@ extension Q4_1.X86: RowGroupKernel {
     /// Calls `body` with each column's weights, scales `d` and minimums `m`, and its index.
     @inline(__always)
     static func forEachColumn(
-        _ group: UnsafeRawPointer, blocks: Int, readingAhead: Bool,
+        _ group: UnsafeRawPointer, blocks: Int, prefetching: Bool,
         _ body: (GroupWeights<SIMD16<UInt32>>, SIMD16<Float>, SIMD16<Float>, Int) -> Void
     ) {
         var column = group
         for b in 0..<blocks {
-            if readingAhead { ColumnReadAhead.request(after: column, bytes: Q4_1.groupColumnBytes) }
+            if prefetching { ColumnPrefetch.request(after: column, bytes: Q4_1.groupColumnBytes) }
             body(GroupWeights<SIMD16<UInt32>>.fourBit(column + 64),
                  ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
                  ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)), b)

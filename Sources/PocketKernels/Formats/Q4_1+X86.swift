@@ -9,7 +9,7 @@
 extension Q4_1 {
     public typealias Kernel = X86
 
-    /// The x86 kernel of ``Q4_1`` (AVX-512 VNNI or AVX2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    /// The x86 kernel of ``Q4_1`` (AVX-512 VNNI, AVX2 or SSE2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
     public enum X86: DotKernel {
         public static var activationLayouts: Q8Activations.Layouts { .bytes }
 

@@ -50,7 +50,7 @@ extension Q4_K.X86 {
         _ c: Int, _ column: UnsafeRawPointer, _ half: Int, _ x: Q8Vector, _ sb: Int, _ u: inout SIMD8<Float>, _ v: inout SIMD8<Float>
     ) {
         // The first pass reads the columns from memory, the second from the cache.
-        if half == 0 { ColumnReadAhead.request(after: column, bytes: Q4_K.groupColumnBytes, part: c, of: 4) }
+        if half == 0 { ColumnPrefetch.request(after: column, bytes: Q4_K.groupColumnBytes, part: c, of: 4) }
         let scales = HalfPairScales(column, c, half)
         let a = UnsafeRawPointer(x.bytes + 256 * sb + 64 * c)
         let low = ByteDot.dot(below16: nibbles(column, 8 * c, half, shift: 0), words(a, 0),

@@ -121,7 +121,7 @@ extension Q4_K.X86: RowGroupKernel {
         for sb in 0..<blocks {
             var u = SIMD16<Float>(), v = SIMD16<Float>()
             @inline(__always) func pair(_ c: Int) {
-                ColumnReadAhead.request(after: column, bytes: Q4_K.groupColumnBytes, part: c, of: 4)
+                ColumnPrefetch.request(after: column, bytes: Q4_K.groupColumnBytes, part: c, of: 4)
                 let scales = PairScales(column, c)
                 let a = UnsafeRawPointer(x.bytes + 256 * sb + 64 * c)
                 // Four chains of four products: low and high nibbles, words 0…3 and 4…7.

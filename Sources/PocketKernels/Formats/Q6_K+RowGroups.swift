@@ -156,7 +156,7 @@ extension Q6_K.X86: RowGroupKernel {
         for sb in 0..<blocks {
             let d = ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self))
             for b in 0..<8 {
-                ColumnReadAhead.request(after: column, bytes: Q6_K.groupColumnBytes, part: b, of: 8)
+                ColumnPrefetch.request(after: column, bytes: Q6_K.groupColumnBytes, part: b, of: 8)
                 let block = ActivationBlock(column, b)
                 block.add(&sum, d, x, sb)
             }

@@ -59,7 +59,7 @@ extension GroupColumnKernel {
         var sum = SIMD16<Float>()
         var column = group
         for b in 0..<blocks {
-            ColumnReadAhead.request(after: column, bytes: Format.groupColumnBytes)
+            ColumnPrefetch.request(after: column, bytes: Format.groupColumnBytes)
             let w = columnWeights(column + 32, as: SIMD16<UInt32>.self), d = scales(column)  // words follow the 16 fp16 scales
             add(&sum, w, d, x, b)
             column += Format.groupColumnBytes

@@ -10,7 +10,7 @@
 // (``Q4_K/scaleAndMin(_:_:)``) after d and dmin at bytes 0 and 2.
 
 #if POCKET_X86_KERNELS
-/// An x86 kernel (``ByteDot``: AVX-512 VNNI, or AVX2) of a k-quant with eight (scale, min) pairs per super-block.
+/// An x86 kernel (``ByteDot``: AVX-512 VNNI, AVX2 or SSE2) of a k-quant with eight (scale, min) pairs per super-block.
 protocol ScaleMinKernel: SharedLoopKernel {
     /// Bytes per super-block of the format.
     static var superBlockBytes: Int { get }

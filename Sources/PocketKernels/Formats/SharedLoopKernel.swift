@@ -3,7 +3,7 @@
 // points, so a per-format kernel is only its unpacking.
 
 #if POCKET_X86_KERNELS
-/// An x86 kernel (``ByteDot``: AVX-512 VNNI, or AVX2) written with one of the shared loops.
+/// An x86 kernel (``ByteDot``: AVX-512 VNNI, AVX2 or SSE2) written with one of the shared loops.
 protocol SharedLoopKernel: DotKernel {
     /// One activation vector: the shared loop's product.
     static func loopDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float

@@ -5,7 +5,7 @@
 // activations' group sums, the integer scaling and the float accumulation are here.
 
 #if POCKET_X86_KERNELS
-/// An x86 kernel (``ByteDot``: AVX-512 VNNI, or AVX2) of a k-quant with sixteen signed sub-block scales per super-block.
+/// An x86 kernel (``ByteDot``: AVX-512 VNNI, AVX2 or SSE2) of a k-quant with sixteen signed sub-block scales per super-block.
 ///
 /// For the weights 64k…64k+63 of a super-block (activation blocks 8·sb + 2k and the next), lane
 /// L of a product holds weights 4L…4L+3: sub-block 4k + L/4. Each lane is corrected by the

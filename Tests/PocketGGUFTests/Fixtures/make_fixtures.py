@@ -3,8 +3,8 @@
 
 Run from the package root:  python3 Tests/PocketGGUFTests/Fixtures/make_fixtures.py
 
-1. Reads the default model (Weights/SmolLM2-135M-Instruct.Q4_1.gguf) with gguf.GGUFReader and
-   writes default_model.json: header facts, every metadata key in file order with its type and
+1. Reads the small test model (Weights/SmolLM2-135M-Instruct.Q4_1.gguf) with gguf.GGUFReader and
+   writes smollm2.json: header facts, every metadata key in file order with its type and
    value (arrays summarized by count, first and last elements), and every tensor's name,
    dimensions (ne0 first), ggml type number, offset relative to the data section and byte size.
 2. Writes ggml_types.json: every tensor type gguf-py knows, with its block and type size.
@@ -119,9 +119,9 @@ def main():
     write_json("ggml_types.json", ggml_types())
     model = os.path.join(ROOT, "Weights", "SmolLM2-135M-Instruct.Q4_1.gguf")
     if os.path.exists(model):
-        write_json("default_model.json", describe_file(model))
+        write_json("smollm2.json", describe_file(model))
     else:
-        print("default model absent, skipping", model, file=sys.stderr)
+        print("SmolLM2 absent, skipping", model, file=sys.stderr)
     sample = os.path.join(HERE, "writer_sample.gguf")
     if os.path.exists(sample):
         facts = describe_file(sample, full_arrays=True)

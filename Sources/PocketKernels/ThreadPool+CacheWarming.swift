@@ -1,16 +1,18 @@
-// Reading ahead: an idle worker loads the start of its next chunk into its own cache.
+// Cache warming: an idle worker loads the start of its next chunk into its own cache, with
+// plain loads (not prefetch instructions: those are ``ColumnPrefetch``'s, inside the products).
 //
 // A decode step alternates matrix products (both threads stream weights) with serial work on the
 // calling thread (norms, RoPE, quantizing the next input), during which memory would sit idle.
 // The same keyed jobs follow each other in the same order every token, so the pool learns which
 // job comes next and where each worker's chunk of it will start; a worker that has finished its
-// part of a job reads that start until the next job is published. When the job comes, those
-// weights are in its cache and its chunk finishes sooner; ``ThreadPool/balancedFor(_:key:reading:_:)``
-// then gives it a larger share. Measured on Qwen2.5-Coder-0.5B decode, one process alternating
-// with and without: 2.5–3.5% more tokens/s (`docs/kernels.md`, "Reading ahead").
+// part of a job loads that start until the next job is published. When the job comes, those
+// weights are in its cache and its chunk finishes sooner;
+// ``ThreadPool/balancedFor(_:key:reading:grain:_:)`` then gives it a larger share. Measured on
+// Qwen2.5-Coder-0.5B decode, one process alternating with and without: 2.5–3.5% more tokens/s
+// (`docs/kernels.md`, "Thread pool").
 
 extension ThreadPool {
-    /// The memory the items of a balanced job read, for reading ahead (an addition): up to
+    /// The memory the items of a balanced job read, for cache warming (an addition): up to
     /// three runs of items in item order, each run of equally sized items one after another.
     ///
     /// ```swift
@@ -41,8 +43,8 @@ extension ThreadPool {
 
         /// The first `limit` bytes that `items` read, in item order: a stretch in the run
         /// where they start and, if they go on into the next run, one from its start.
-        func firstBytes(of items: Range<Int>, limit: Int) -> ReadAheadPlan {
-            var plan = ReadAheadPlan(), first = items.lowerBound, end = items.upperBound, left = limit
+        func firstBytes(of items: Range<Int>, limit: Int) -> WarmingPlan {
+            var plan = WarmingPlan(), first = items.lowerBound, end = items.upperBound, left = limit
             for run in 0..<3 where first < end && left > 0 {
                 let (start, stride, count) = run == 0 ? (starts.0, strides.0, counts.0)
                     : run == 1 ? (starts.1, strides.1, counts.1) : (starts.2, strides.2, counts.2)
@@ -61,8 +63,8 @@ extension ThreadPool {
     }
 }
 
-/// What a worker reads ahead: up to two stretches of memory (addresses and byte counts).
-struct ReadAheadPlan: Equatable {
+/// What a worker loads into its cache: up to two stretches of memory (addresses and byte counts).
+struct WarmingPlan: Equatable {
     var first: (start: Int, count: Int) = (0, 0)
     var second: (start: Int, count: Int) = (0, 0)
 
@@ -70,8 +72,8 @@ struct ReadAheadPlan: Equatable {
 }
 
 /// A worker's progress through its plan: its next address and the end of the stretch it is in.
-struct ReadAheadCursor {
-    private(set) var plan = ReadAheadPlan()
+struct WarmingCursor {
+    private(set) var plan = WarmingPlan()
     private var inSecond = false
     private var next = 0, end = 0
 
@@ -80,7 +82,7 @@ struct ReadAheadCursor {
 
     /// Takes `newPlan` for the next idle time: the same plan resumes where it stopped, a
     /// different one starts over.
-    mutating func adopt(_ newPlan: ReadAheadPlan) {
+    mutating func adopt(_ newPlan: WarmingPlan) {
         guard newPlan != plan else { return }
         plan = newPlan
         inSecond = false
@@ -90,7 +92,7 @@ struct ReadAheadCursor {
 
     /// Loads one byte of every cache line of the plan's stretches into this core's caches while
     /// `keepGoing` holds (checked every 4 KB); returns the bytes summed, for a sink.
-    mutating func read(while keepGoing: () -> Bool) -> UInt8 {
+    mutating func warm(while keepGoing: () -> Bool) -> UInt8 {
         var sum: UInt8 = 0
         while next < end {
             let stop = min(end, next + 4096)
@@ -109,12 +111,12 @@ struct ReadAheadCursor {
     }
 }
 
-/// The pool's read-ahead state: what each keyed job reads, which keyed job followed it last
+/// The pool's cache-warming state: what each keyed job reads, which keyed job followed it last
 /// time, and each worker's plan for the next job. Changed only under the pool's submit lock;
 /// a worker reads its plan after running a job and before reporting it done, so the submitter
 /// cannot rewrite it at the same time.
-final class ReadAheadPlans {
-    /// Bytes a worker reads ahead at most: about half of a core's L2 cache here, which covers a
+final class WarmingPlans {
+    /// Bytes a worker loads at most: about half of a core's L2 cache here, which covers a
     /// decode step's serial gaps at one thread's streaming rate and stays cached until the job
     /// starts (256 KB, 512 KB and 1 MB measured the same on Qwen decode).
     static let limit = 512 << 10
@@ -125,9 +127,9 @@ final class ReadAheadPlans {
     /// The slot of the keyed job that came after each slot's last time (0: none known).
     private let successors: UnsafeMutablePointer<Int>
     private var lastSlot = 0
-    /// Per thread: what to read ahead after the current job.
-    private let plans: UnsafeMutablePointer<ReadAheadPlan>
-    /// Per thread: where the bytes read ahead are summed to, so the loads are not optimized away.
+    /// Per thread: what to load after the current job.
+    private let plans: UnsafeMutablePointer<WarmingPlan>
+    /// Per thread: where the bytes loaded are summed to, so the loads are not optimized away.
     private let sinks: UnsafeMutablePointer<UInt8>
     private let threads: Int
 
@@ -141,7 +143,7 @@ final class ReadAheadPlans {
         successors = .allocate(capacity: slots)
         successors.initialize(repeating: 0, count: slots)
         plans = .allocate(capacity: threads)
-        plans.initialize(repeating: ReadAheadPlan(), count: threads)
+        plans.initialize(repeating: WarmingPlan(), count: threads)
         sinks = .allocate(capacity: threads)
         sinks.initialize(repeating: 0, count: threads)
     }
@@ -166,14 +168,14 @@ final class ReadAheadPlans {
         return next > 0 ? (next, counts[next]) : nil
     }
 
-    /// Plans for `worker` to read ahead the start of `items` of the job in `slot`.
+    /// Plans for `worker` to load the start of `items` of the job in `slot`.
     func plan(worker: Int, items: Range<Int>, ofSlot slot: Int) {
         plans[worker] = bytes[slot].firstBytes(of: items, limit: Self.limit)
     }
 
-    /// No worker reads ahead after the next job.
+    /// No worker loads anything after the next job.
     func clearPlans() {
-        for w in 0..<threads { plans[w] = ReadAheadPlan() }
+        for w in 0..<threads { plans[w] = WarmingPlan() }
     }
 
     /// Forgets every job's bytes and successor, and every plan.
@@ -184,15 +186,15 @@ final class ReadAheadPlans {
     }
 
     /// `worker`'s plan.
-    func plan(of worker: Int) -> ReadAheadPlan { plans[worker] }
+    func plan(of worker: Int) -> WarmingPlan { plans[worker] }
 
-    /// Reads ahead for `worker` with its `cursor` while `keepGoing` holds.
+    /// Warms `worker`'s cache with its `cursor`'s plan while `keepGoing` holds.
     ///
     /// Plain loads: software prefetch instructions measured useless here (a 512 KB run of
     /// them took 6 µs and the read that followed was no faster), most likely dropped when the
     /// miss buffers are full. (A few at a time, spread through a product's own columns, they
-    /// do pay: ``ColumnReadAhead``.)
-    func read(worker: Int, _ cursor: inout ReadAheadCursor, while keepGoing: () -> Bool) {
-        sinks[worker] = cursor.read(while: keepGoing)
+    /// do pay: ``ColumnPrefetch``.)
+    func warm(worker: Int, _ cursor: inout WarmingCursor, while keepGoing: () -> Bool) {
+        sinks[worker] = cursor.warm(while: keepGoing)
     }
 }

@@ -8,11 +8,12 @@ import Synchronization
 // bytes, so the reorder window reaches a few hundred bytes past a load that misses, and the
 // hardware prefetchers did not run far enough ahead. Each column now asks for the lines 2 KB
 // further on (`prefetcht0`), spread over the column's steps: 53 requests at once (a Q6_K
-// column) made its products slower, not faster. `docs/kernels.md`, "Reading ahead in the
-// one-vector products", has the measurements.
-package enum ColumnReadAhead {
+// column) made its products slower, not faster. `docs/kernels.md` has the measurements. (Not
+// to be confused with the thread pool's cache warming, `ThreadPool+CacheWarming.swift`: plain
+// loads by idle workers between jobs.)
+package enum ColumnPrefetch {
     /// How far past the column being read the products ask for weights, in bytes; 0 turns the
-    /// requests off. Read by every one-vector row-group product; `pocket-bench --read-ahead`
+    /// requests off. Read by every one-vector row-group product; `pocket-bench --prefetch`
     /// sets it between runs to compare distances in one process.
     package static var distance: Int {
         get { setting.load(ordering: .relaxed) }
