@@ -20,8 +20,34 @@ extension CalibrationText {
 
     /// The default text, or why it cannot be read, looked up once.
     private static let builtIn: Result<CalibrationText, QuantizationError> = {
-        do throws(QuantizationError) { return .success(try builtIn(in: .module)) } catch { return .failure(error) }
+        do throws(QuantizationError) {
+            if let bundle = resourceBundle() { return .success(try builtIn(in: bundle)) }
+            // A checkout whose build products moved: the source file itself.
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources/calibration.txt")
+            guard FileManager.default.fileExists(atPath: source.path) else {
+                throw .unreadableCalibration(path: source.path, reason: "PocketQuantizer's resource bundle is not next to the executable")
+            }
+            return .success(CalibrationText(name: builtInName, text: try CalibrationText(contentsOf: source).text))
+        } catch {
+            return .failure(error)
+        }
     }()
+
+    /// PocketQuantizer's resource bundle (`<package>_PocketQuantizer.resources`, or `.bundle` on
+    /// Apple platforms) beside the executable or its resources, or `nil`. Looked up here rather
+    /// than with SwiftPM's `Bundle.module`, whose accessor stops the process when the bundle is
+    /// missing (a `pocket` binary copied without it).
+    static func resourceBundle() -> Bundle? {
+        let places = [Bundle.main.resourceURL, Bundle.main.bundleURL, Bundle.main.executableURL?.deletingLastPathComponent()]
+        for place in places.compactMap({ $0 }) {
+            let entries = (try? FileManager.default.contentsOfDirectory(at: place, includingPropertiesForKeys: nil)) ?? []
+            for entry in entries.sorted(by: { $0.path < $1.path })
+            where entry.lastPathComponent.hasSuffix("_PocketQuantizer.resources") || entry.lastPathComponent.hasSuffix("_PocketQuantizer.bundle") {
+                if let bundle = Bundle(url: entry) { return bundle }
+            }
+        }
+        return nil
+    }
 
     /// The name of the default text (the resource's name in `bundle` is `calibration.txt`).
     static let builtInName = "built-in (Pocket's documentation)"
