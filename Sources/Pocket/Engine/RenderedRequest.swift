@@ -17,12 +17,6 @@ struct RenderedMessage: Sendable, Equatable, Hashable {
         var name: String
         /// The arguments, as JSON text (an object).
         var argumentsJSON: String
-
-        /// Creates a call.
-        init(name: String, argumentsJSON: String) {
-            self.name = name
-            self.argumentsJSON = argumentsJSON
-        }
     }
 
     /// The author.
@@ -30,14 +24,7 @@ struct RenderedMessage: Sendable, Equatable, Hashable {
     /// The text, which a model encodes as plain text (never as special tokens).
     var content: String
     /// The tools an assistant message calls (empty for answers and other roles).
-    var toolCalls: [ToolCall]
-
-    /// Creates a message.
-    init(role: Role, content: String, toolCalls: [ToolCall] = []) {
-        self.role = role
-        self.content = content
-        self.toolCalls = toolCalls
-    }
+    var toolCalls: [ToolCall] = []
 }
 
 /// A tool a request offers to the model.
@@ -89,16 +76,9 @@ struct RenderedReply: Sendable {
     /// object or an array of them.
     var text: String
     /// Whether the reply is a tool call.
-    var isToolCall: Bool
+    var isToolCall = false
     /// Token counts and timings.
-    var usage: Usage
-
-    /// Creates a reply.
-    init(text: String, isToolCall: Bool = false, usage: Usage = Usage()) {
-        self.text = text
-        self.isToolCall = isToolCall
-        self.usage = usage
-    }
+    var usage = Usage()
 }
 
 extension RenderedRequest {
