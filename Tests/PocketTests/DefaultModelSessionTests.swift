@@ -26,6 +26,17 @@ struct DefaultModelSessionTests {
         #expect(second.usage.cachedTokens > first.usage.inputTokens)
     }
 
+    /// `respond` right after `break` out of a stream, with and without tools: the session is
+    /// free the moment the loop is left.
+    @Test(arguments: [false, true])
+    func respondRightAfterBreakingOutOfAStream(withTools: Bool) async throws {
+        let session = LanguageModelSession(model: model, tools: withTools ? [TemperatureTool()] : [])
+        for try await snapshot in session.streamResponse(to: "Write a long poem about the sea.", options: greedy(200))
+        where !snapshot.content.isEmpty { break }
+        let next = try await session.respond(to: "What is the capital of France? Answer in one word.", options: greedy(8))
+        #expect(next.content.contains("Paris"), "\(next.content)")
+    }
+
     @Test func aGreetingGetsAGreetingNotCode() async throws {
         // The template's default system prompt is rendered when there are no instructions.
         let response = try await LanguageModelSession(model: model).respond(to: "hi", options: greedy(24))
