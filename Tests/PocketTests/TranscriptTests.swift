@@ -6,7 +6,7 @@ import Testing
     static func sample() throws -> Transcript {
         Transcript(entries: [
             .instructions(.init(segments: [.text(.init(content: "Be brief."))],
-                                toolDefinitions: [try .init(name: "getWeather", description: "Weather.", parameters: CityArguments.generationSchema)])),
+                                toolDefinitions: [.init(name: "getWeather", description: "Weather.", parameters: CityArguments.generationSchema)])),
             .prompt(.init(segments: [.text(.init(content: "Weather?"))], options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 9))),
             .toolCalls(.init([.init(id: "c1", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Oslo"]))])),
             .toolOutput(.init(id: "c1", toolName: "getWeather", segments: [.text(.init(content: "Rain"))])),
