@@ -212,8 +212,9 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         /// As in Apple's API this does not throw. A schema that cannot be resolved (a duplicate
         /// property, an undefined reference, a regex without source text) is kept as given; its
         /// text is then `{}`. A session leaves such a tool out of its instructions (as before
-        /// Pocket 27), and Pocket's model, given one in a request, fails that request with the
-        /// schema's error when it builds the tool-call grammar.
+        /// Pocket 27). An executor given one anyway shows the model `{}` as its arguments;
+        /// Pocket's model fails the request with the schema's error if the model starts a call
+        /// (the call grammar is built when a call begins).
         ///
         /// - Parameters:
         ///   - name: The tool's name.
