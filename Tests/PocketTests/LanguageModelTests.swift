@@ -48,7 +48,7 @@ final class ScriptedModel: LanguageModel, Sendable {
     private let replies: Mutex<[ScriptedReply]>
     /// The requests the model received, in order.
     let requests = Mutex<[LanguageModelExecutorGenerationRequest]>([])
-    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling]) }
+    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([.guidedGeneration, .toolCalling]) }
     var executorConfiguration: ScriptedExecutor.Configuration { .init() }
 
     init(replies: [ScriptedReply]) {

@@ -10,7 +10,7 @@ final class EventScriptModel: LanguageModel, Sendable {
 
     private let rounds: Mutex<[[Event]]>
     let failsToStart: Bool
-    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: [.toolCalling]) }
+    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([.toolCalling]) }
     var executorConfiguration: EventScriptExecutor.Configuration { .init(failsToStart: failsToStart) }
 
     init(rounds: [[Event]], failsToStart: Bool = false) {

@@ -17,7 +17,7 @@ public struct MyLanguageModel: LanguageModel {
     let words: [String]
 
     public var capabilities: LanguageModelCapabilities {
-        LanguageModelCapabilities(capabilities: [])
+        LanguageModelCapabilities([])
     }
 
     public var executorConfiguration: Executor.Configuration {

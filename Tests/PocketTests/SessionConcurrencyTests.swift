@@ -13,7 +13,7 @@ struct SessionConcurrencyTests {
 
         let gate = DispatchSemaphore(value: 0)
         let entered = Atomic(0)
-        var capabilities: LanguageModelCapabilities { LanguageModelCapabilities() }
+        var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([]) }
         var executorConfiguration: GateExecutor.Configuration { .init() }
     }
 

@@ -13,7 +13,7 @@ final class SlowModel: LanguageModel, Sendable {
     let interval: TimeInterval
     /// Words written so far, by all requests.
     let written = Mutex(0)
-    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities() }
+    var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([]) }
     var executorConfiguration: SlowExecutor.Configuration { .init() }
 
     init(words: Int = 400, interval: TimeInterval = 0.005) {

@@ -55,7 +55,7 @@ struct SessionStructuredOutputTests {
             return
         }
         #expect(segment.content == response.rawContent)
-        #expect(segment.source == "Pet")
+        #expect(segment.schemaName == "Pet")
         guard case .prompt(let prompt)? = session.transcript.first else { Issue.record("no prompt entry"); return }
         #expect(prompt.responseFormat?.name == "Pet")
         // The schema shown in the prompt is part of the transcript's rendering, so the next turn

@@ -6,11 +6,11 @@ import Testing
     static func sample() throws -> Transcript {
         Transcript(entries: [
             .instructions(.init(segments: [.text(.init(content: "Be brief."))],
-                                toolDefinitions: [try .init(name: "getWeather", description: "Weather.", parameters: CityArguments.generationSchema)])),
+                                toolDefinitions: [.init(name: "getWeather", description: "Weather.", parameters: CityArguments.generationSchema)])),
             .prompt(.init(segments: [.text(.init(content: "Weather?"))], options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 9))),
             .toolCalls(.init([.init(id: "c1", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Oslo"]))])),
             .toolOutput(.init(id: "c1", toolName: "getWeather", segments: [.text(.init(content: "Rain"))])),
-            .response(.init(segments: [.structure(.init(source: "Pet", content: GeneratedContent(properties: ["name": "Rex", "age": 3])))])),
+            .response(.init(segments: [.structure(.init(schemaName: "Pet", content: GeneratedContent(properties: ["name": "Rex", "age": 3])))])),
         ])
     }
 
@@ -27,7 +27,7 @@ import Testing
     @Test func contentIsEncodedAsJSONText() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let segment = Transcript.StructuredSegment(id: "s1", source: "Pet", content: GeneratedContent(properties: ["name": "Rex"]))
+        let segment = Transcript.StructuredSegment(id: "s1", schemaName: "Pet", content: GeneratedContent(properties: ["name": "Rex"]))
         let segmentJSON = String(decoding: try encoder.encode(segment), as: UTF8.self)
         #expect(segmentJSON == #"{"content":"{\"name\":\"Rex\"}","id":"s1","source":"Pet"}"#)
         #expect(try JSONDecoder().decode(Transcript.StructuredSegment.self, from: Data(segmentJSON.utf8)) == segment)

@@ -98,7 +98,8 @@ extension RenderedRequest {
     }
 
     /// The transcript as chat messages. User and tool text stays text: the model encodes it
-    /// without special-token parsing, so it cannot open or close a turn. Tool definitions are
+    /// without special-token parsing, so it cannot open or close a turn. Attachments appear as
+    /// their placeholder text (`[image: label]`); reasoning entries are left out. Tool definitions are
     /// not part of the messages: requests carry them, and the model shows them in its format.
     static func messages(from transcript: some Sequence<Transcript.Entry>) -> [RenderedMessage] {
         var messages: [RenderedMessage] = []
@@ -120,6 +121,8 @@ extension RenderedRequest {
                 messages.append(.init(role: .tool, content: e.segments.text))
             case .response(let e):
                 messages.append(.init(role: .assistant, content: e.segments.text))
+            case .reasoning:
+                continue  // a provider's reasoning is not shown back to Pocket's models
             }
         }
         return messages

@@ -19,7 +19,7 @@ extension SystemLanguageModel {
     /// For `.unavailable(.deviceNotEligible)`: an ``UnsupportedCPUError`` when this build of
     /// Pocket needs CPU instructions this machine lacks, or the model's unsupported
     /// architecture. For `.unavailable(.modelNotReady)`: why the file could not be loaded.
-    public var unavailableError: (any Error)? {
+    public var unavailableError: (any Swift.Error)? {
         do {
             _ = try loadedModel()
             return nil

@@ -83,7 +83,7 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// ``ToolCallHeuristics/smallModels`` unless given).
     public let toolCallHeuristics: ToolCallHeuristics
     private let requestedContextSize: Int
-    private let loaded: Result<Loaded, Error>
+    private let loaded: Result<Loaded, any Swift.Error>
 
     /// What a loaded model shares between sessions.
     struct Loaded: @unchecked Sendable {
@@ -184,7 +184,7 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// What the model can do: guided generation (a grammar constrains every token) and tool
     /// calling (in the chat template's own format, or Pocket's).
     public var capabilities: LanguageModelCapabilities {
-        LanguageModelCapabilities(capabilities: [.guidedGeneration, .toolCalling])
+        LanguageModelCapabilities([.guidedGeneration, .toolCalling])
     }
 
     /// What a session's executor is made from: the model file and the context size.

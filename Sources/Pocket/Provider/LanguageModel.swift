@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// struct EchoModel: LanguageModel {
 ///     typealias Executor = EchoExecutor
-///     var capabilities: LanguageModelCapabilities { LanguageModelCapabilities(capabilities: []) }
+///     var capabilities: LanguageModelCapabilities { LanguageModelCapabilities([]) }
 ///     var executorConfiguration: EchoExecutor.Configuration { .init() }
 /// }
 ///

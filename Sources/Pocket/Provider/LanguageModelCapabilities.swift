@@ -23,7 +23,22 @@ public struct LanguageModelCapabilities: Sendable, Equatable {
 
     /// Creates a set of capabilities.
     ///
+    /// ```swift
+    /// var capabilities: LanguageModelCapabilities {
+    ///     LanguageModelCapabilities([.guidedGeneration, .toolCalling])
+    /// }
+    /// ```
+    ///
     /// - Parameter capabilities: What the model can do.
+    public init(_ capabilities: [Capability]) {
+        self.capabilities = Set(capabilities)
+    }
+
+    /// Creates a set of capabilities (Pocket's spelling before Apple's 27 SDK settled on
+    /// ``init(_:)``).
+    ///
+    /// - Parameter capabilities: What the model can do.
+    @available(*, deprecated, renamed: "init(_:)")
     public init(capabilities: some Sequence<Capability> = []) {
         self.capabilities = Set(capabilities)
     }

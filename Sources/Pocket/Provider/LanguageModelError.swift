@@ -48,29 +48,69 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
 
     /// Information about a rate limiting event.
     public struct RateLimited: Sendable, CustomDebugStringConvertible {
+        /// When the limit resets and requests may be sent again, if the provider says.
+        public var resetDate: Date?
         /// A description of the failure for developers.
         public var debugDescription: String
         /// Additional information about the failure, keyed by name.
         public var metadata: [String: any Sendable]
 
         /// Creates the information.
-        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+        ///
+        /// - Parameters:
+        ///   - resetDate: When the limit resets, if known.
+        ///   - debugDescription: A description of the failure for developers.
+        ///   - metadata: Additional information, keyed by name.
+        public init(resetDate: Date? = nil, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.resetDate = resetDate
             self.debugDescription = debugDescription
             self.metadata = metadata
         }
     }
 
     /// Information about a refusal.
+    ///
+    /// Pocket's own model never refuses; providers report refusals with the explanation their
+    /// model gave, which ``explanation`` and ``explanationStream`` hand back as a response.
     public struct Refusal: Sendable, CustomDebugStringConvertible {
+        /// The explanation text the provider gave, or `nil`.
+        let explanationText: String?
         /// A description of the failure for developers.
         public var debugDescription: String
         /// Additional information about the failure, keyed by name.
         public var metadata: [String: any Sendable]
 
         /// Creates the information.
-        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+        ///
+        /// - Parameters:
+        ///   - explanation: Why the model refused, in its words.
+        ///   - debugDescription: A description of the failure for developers.
+        ///   - metadata: Additional information, keyed by name.
+        public init(explanation: String, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.explanationText = explanation
             self.debugDescription = debugDescription
             self.metadata = metadata
+        }
+
+        /// Creates the information without an explanation (``explanation`` then answers with
+        /// `debugDescription`).
+        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.explanationText = nil
+            self.debugDescription = debugDescription
+            self.metadata = metadata
+        }
+
+        /// The model's explanation of the refusal, as a text response: the explanation the
+        /// provider gave (or the debug description when it gave none). No model is asked.
+        public var explanation: LanguageModelSession.Response<String> {
+            get async throws {
+                try await CannedTextModel.session(answering: explanationText ?? debugDescription).respond(to: "")
+            }
+        }
+
+        /// The model's explanation of the refusal as a stream (one snapshot with all of it).
+        public var explanationStream: LanguageModelSession.ResponseStream<String> {
+            CannedTextModel.session(answering: explanationText ?? debugDescription).streamResponse(to: "")
         }
     }
 
@@ -121,15 +161,28 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
 
     /// Information about an unsupported generation guide.
     public struct UnsupportedGenerationGuide: Sendable, CustomDebugStringConvertible {
+        /// The name of the schema whose guide is not supported, if known.
+        public var schemaName: String?
         /// A description of the failure for developers.
         public var debugDescription: String
         /// Additional information about the failure, keyed by name.
         public var metadata: [String: any Sendable]
 
         /// Creates the information.
-        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+        ///
+        /// - Parameters:
+        ///   - schemaName: The name of the schema whose guide is not supported, if known.
+        ///   - debugDescription: A description of the failure for developers.
+        ///   - metadata: Additional information, keyed by name.
+        public init(schemaName: String?, debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.schemaName = schemaName
             self.debugDescription = debugDescription
             self.metadata = metadata
+        }
+
+        /// Creates the information without a schema name.
+        public init(debugDescription: String, metadata: [String: any Sendable] = [:]) {
+            self.init(schemaName: nil, debugDescription: debugDescription, metadata: metadata)
         }
     }
 

@@ -26,6 +26,31 @@ extension LanguageModelSession {
             public init(transcriptEntries: [Transcript.Entry]) {
                 self.transcriptEntries = transcriptEntries
             }
+
+            /// What ``explanation`` answers: the text of the last response entry of
+            /// ``transcriptEntries`` (the model's own words when it declined), or a fixed
+            /// sentence when there is none.
+            var explanationText: String {
+                for entry in transcriptEntries.reversed() {
+                    if case .response(let response) = entry, !response.segments.isEmpty { return response.segments.text }
+                }
+                return "The model declined to respond to this request."
+            }
+
+            /// An explanation of the refusal, as a text response.
+            ///
+            /// Pocket's models never refuse, so a refusal comes from app or provider code; no
+            /// model is asked. The content is the text of the last response entry in
+            /// ``transcriptEntries`` or, without one, "The model declined to respond to this
+            /// request."
+            public var explanation: LanguageModelSession.Response<String> {
+                get async throws { try await CannedTextModel.session(answering: explanationText).respond(to: "") }
+            }
+
+            /// The explanation of ``explanation`` as a stream (one snapshot with all of it).
+            public var explanationStream: LanguageModelSession.ResponseStream<String> {
+                CannedTextModel.session(answering: explanationText).streamResponse(to: "")
+            }
         }
 
         /// The conversation does not fit the context window.

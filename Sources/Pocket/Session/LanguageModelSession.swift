@@ -72,7 +72,8 @@ public final class LanguageModelSession: @unchecked Sendable {
         self.tools = tools
         guardrails = (model as? SystemLanguageModel)?.guardrails ?? .default
         var entries: [Transcript.Entry] = []
-        let definitions = tools.compactMap { try? Transcript.ToolDefinition(tool: $0) }
+        // A tool whose arguments' schema cannot be resolved is left out, as before 27.
+        let definitions = tools.map { Transcript.ToolDefinition(tool: $0) }.filter { $0.parametersError == nil }
         if instructions != nil || !definitions.isEmpty {
             let segments = instructions.map { [Transcript.Segment.text(.init(content: $0.text))] } ?? []
             entries.append(.instructions(.init(segments: segments, toolDefinitions: definitions)))
@@ -287,7 +288,7 @@ public final class LanguageModelSession: @unchecked Sendable {
             throw GenerationError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
         }
         let structure = try schema.map { _ in try Self.decode(text) }
-        let segment: Transcript.Segment = structure.map { .structure(.init(source: schemaName ?? "schema", content: $0)) }
+        let segment: Transcript.Segment = structure.map { .structure(.init(schemaName: schemaName ?? "schema", content: $0)) }
             ?? .text(.init(content: text))
         return (.response(.init(segments: [segment])), structure)
     }

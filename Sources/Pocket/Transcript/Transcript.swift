@@ -32,6 +32,9 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         case toolOutput(ToolOutput)
         /// A response of the model.
         case response(Response)
+        /// Reasoning the model wrote before responding (providers that reason separately;
+        /// Pocket's own model never adds one).
+        case reasoning(Reasoning)
 
         /// The entry's identifier.
         public var id: String {
@@ -41,6 +44,19 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
             case .toolCalls(let e): e.id
             case .toolOutput(let e): e.id
             case .response(let e): e.id
+            case .reasoning(let e): e.id
+            }
+        }
+
+        /// The entry's segments (a tool-calls entry has none).
+        var segments: [Segment] {
+            switch self {
+            case .instructions(let e): e.segments
+            case .prompt(let e): e.segments
+            case .toolCalls: []
+            case .toolOutput(let e): e.segments
+            case .response(let e): e.segments
+            case .reasoning(let e): e.segments
             }
         }
 
@@ -52,30 +68,40 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
             case .toolCalls(let e): "Tool calls: " + e.calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: ", ")
             case .toolOutput(let e): "Tool output (\(e.toolName)): " + e.segments.text
             case .response(let e): "Response: " + e.segments.text
+            case .reasoning(let e): "Reasoning: " + e.segments.text
             }
         }
     }
 
     /// A piece of an entry's content.
-    public enum Segment: Sendable, Equatable, Codable, Identifiable {
+    public enum Segment: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// Text.
         case text(TextSegment)
         /// Structured content.
         case structure(StructuredSegment)
+        /// Attached content, such as an image.
+        case attachment(AttachmentSegment)
 
         /// The segment's identifier.
         public var id: String {
             switch self {
             case .text(let s): s.id
             case .structure(let s): s.id
+            case .attachment(let s): s.id
             }
         }
 
-        /// The text the model sees for this segment.
+        /// The segment as text: the text itself, structured content as compact JSON, an
+        /// attachment as its placeholder (`[image: label]`).
+        public var description: String { text }
+
+        /// The text the model sees for this segment. Pocket's models read text only, so an
+        /// attachment is shown as its placeholder, `[image: label]`.
         var text: String {
             switch self {
             case .text(let s): s.content
             case .structure(let s): s.content.jsonString
+            case .attachment(let s): s.description
             }
         }
     }
@@ -95,32 +121,54 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
     }
 
     /// A segment of structured content.
-    public struct StructuredSegment: Sendable, Equatable, Codable, Identifiable {
+    public struct StructuredSegment: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
         /// The identifier.
         public var id: String
-        /// Where the content came from (such as the name of the generated type).
-        public var source: String
+        /// The name of the type or schema the content follows (such as the generated type's name).
+        public var schemaName: String
         /// The content.
         public var content: GeneratedContent
 
         /// Creates a structured segment.
-        public init(id: String = UUID().uuidString, source: String, content: GeneratedContent) {
+        ///
+        /// - Parameters:
+        ///   - id: The identifier.
+        ///   - schemaName: The name of the type or schema the content follows.
+        ///   - content: The content.
+        public init(id: String = UUID().uuidString, schemaName: String, content: GeneratedContent) {
             self.id = id
-            self.source = source
+            self.schemaName = schemaName
             self.content = content
         }
 
+        /// Creates a structured segment (the 26 SDK's spelling of ``init(id:schemaName:content:)``).
+        @available(*, deprecated, renamed: "init(id:schemaName:content:)")
+        public init(id: String = UUID().uuidString, source: String, content: GeneratedContent) {
+            self.init(id: id, schemaName: source, content: content)
+        }
+
+        /// The 26 SDK's name of ``schemaName``.
+        @available(*, deprecated, renamed: "schemaName")
+        public var source: String {
+            get { schemaName }
+            set { schemaName = newValue }
+        }
+
+        /// The content as compact JSON.
+        public var description: String { content.jsonString }
+
+        // Saved under the key `source`, as before 27, so older and newer transcripts read alike.
         enum CodingKeys: String, CodingKey { case id, source, content }
         private static let coding = TranscriptContentCoding<CodingKeys>(idKey: .id, nameKey: .source, contentKey: .content)
 
         /// Decodes a segment; the content is stored as JSON text.
         public init(from decoder: any Decoder) throws {
-            (id, source, content) = try Self.coding.decode(from: decoder)
+            (id, schemaName, content) = try Self.coding.decode(from: decoder)
         }
 
         /// Encodes a segment; the content is stored as JSON text.
         public func encode(to encoder: any Encoder) throws {
-            try Self.coding.encode(id: id, name: source, content: content, to: encoder)
+            try Self.coding.encode(id: id, name: schemaName, content: content, to: encoder)
         }
     }
 
@@ -150,20 +198,39 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         /// The schema of the tool's arguments.
         public let parameters: GenerationSchema
         /// The JSON Schema text of the tool's arguments (what the model is shown, what a saved
-        /// transcript holds, and what definitions are compared by).
+        /// transcript holds, and what definitions are compared by); `{}` when the schema cannot
+        /// be resolved (see ``parametersError``).
         let parametersJSON: String
+        /// Why the arguments' schema cannot be resolved (such as a duplicate property), or `nil`.
+        let parametersError: String?
         /// `false` when the tool asked not to have its schema in the instructions (the call is
         /// still constrained by it).
         var includesSchemaInInstructions: Bool?
 
         /// Creates a definition.
         ///
-        /// - Throws: ``GenerationSchema/SchemaError`` when the schema cannot be resolved.
-        public init(name: String, description: String, parameters: GenerationSchema) throws {
+        /// As in Apple's API this does not throw. A schema that cannot be resolved (a duplicate
+        /// property, an undefined reference, a regex without source text) is kept as given; its
+        /// text is then `{}`. A session leaves such a tool out of its instructions (as before
+        /// Pocket 27). An executor given one anyway shows the model `{}` as its arguments;
+        /// Pocket's model fails the request with the schema's error if the model starts a call
+        /// (the call grammar is built when a call begins).
+        ///
+        /// - Parameters:
+        ///   - name: The tool's name.
+        ///   - description: What the tool does.
+        ///   - parameters: The schema of the tool's arguments.
+        public init(name: String, description: String, parameters: GenerationSchema) {
             self.name = name
             self.description = description
             self.parameters = parameters
-            self.parametersJSON = try parameters.jsonSchemaString()
+            do {
+                self.parametersJSON = try parameters.jsonSchemaString()
+                self.parametersError = nil
+            } catch {
+                self.parametersJSON = "{}"
+                self.parametersError = "\(error)"
+            }
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -177,6 +244,7 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
             description = try container.decode(String.self, forKey: .description)
             parametersJSON = try container.decode(String.self, forKey: .parametersJSON)
             includesSchemaInInstructions = try container.decodeIfPresent(Bool.self, forKey: .includesSchemaInInstructions)
+            parametersError = nil
             do {
                 parameters = try JSONDecoder().decode(GenerationSchema.self, from: Data(parametersJSON.utf8))
             } catch {
@@ -202,9 +270,12 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
                 && a.includesSchemaInInstructions == b.includesSchemaInInstructions
         }
 
-        /// Describes a tool.
-        public init(tool: some Tool) throws {
-            try self.init(name: tool.name, description: tool.description, parameters: tool.parameters)
+        /// Describes a tool (see ``init(name:description:parameters:)`` for a schema that cannot
+        /// be resolved).
+        ///
+        /// - Parameter tool: The tool.
+        public init(tool: some Tool) {
+            self.init(name: tool.name, description: tool.description, parameters: tool.parameters)
             includesSchemaInInstructions = tool.includesSchemaInInstructions
         }
     }
@@ -252,6 +323,19 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public init(schema: GenerationSchema) {
             name = "schema"
             schemaJSON = (try? schema.jsonSchemaString()) ?? "{}"
+        }
+
+        /// How the format constrains the model's output.
+        public var kind: Kind {
+            let schema = try? JSONDecoder().decode(GenerationSchema.self, from: Data(schemaJSON.utf8))
+            return .schema(schema ?? GenerationSchema(type: GeneratedContent.self, properties: []))
+        }
+
+        /// How a response format constrains the model's output.
+        public enum Kind: Sendable {
+            /// The output is JSON that follows a schema (Pocket enforces it with a grammar). A
+            /// format whose schema could not be written reads back as an empty object schema.
+            case schema(GenerationSchema)
         }
     }
 

@@ -14,7 +14,7 @@ import Testing
     @Generable struct SecondArguments { var place: Second.Place }
 
     static func definition(_ name: String, _ schema: GenerationSchema) throws -> RenderedToolDefinition {
-        RenderedToolDefinition(try Transcript.ToolDefinition(name: name, description: name, parameters: schema))
+        RenderedToolDefinition(Transcript.ToolDefinition(name: name, description: name, parameters: schema))
     }
 
     static func grammar(native: Bool) throws -> CompiledGrammar {

@@ -15,7 +15,7 @@ import Testing
     }
 
     static let tools = [RenderedToolDefinition(
-        try! Transcript.ToolDefinition(name: "getWeather", description: "Weather in a city", parameters: WeatherArguments.generationSchema))]
+        Transcript.ToolDefinition(name: "getWeather", description: "Weather in a city", parameters: WeatherArguments.generationSchema))]
     static let rendering = ChatRendering(template: V.nativeTemplate, tokenizer: V.tokenizer)
 
     /// Rules of a reply that may call, in Qwen's native format, with the small-model heuristics.
