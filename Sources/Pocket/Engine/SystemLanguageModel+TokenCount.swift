@@ -20,7 +20,11 @@ extension SystemLanguageModel {
     /// The number of tokens the definitions of `tools` add to the instructions, in the
     /// model's own tool format when its chat template has one.
     public func tokenCount(for tools: [any Tool]) async throws -> Int {
-        let definitions = try tools.map { try Transcript.ToolDefinition(tool: $0) }
+        let definitions = tools.map { Transcript.ToolDefinition(tool: $0) }
+        if let unresolved = definitions.first(where: { $0.parametersError != nil }), let error = unresolved.parametersError {
+            throw LanguageModelSession.GenerationError.unsupportedGuide(.init(
+                debugDescription: "the arguments' schema of tool '\(unresolved.name)' cannot be resolved: \(error)"))
+        }
         let entries = [Transcript.Entry.instructions(.init(segments: [], toolDefinitions: definitions))]
         let rendering = try loadedModel().rendering
         let messages = RenderedRequest.messages(from: entries)
