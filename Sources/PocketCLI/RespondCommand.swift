@@ -36,7 +36,7 @@ enum RespondCommand {
             ?? LanguageModelSession(model: model)
         let stream = arguments.has("stream")
 
-        let usage: Pocket.Usage
+        let usage: LanguageModelSession.Usage
         switch (schema, stream) {
         case (nil, false):
             let response = try await session.respond(to: prompt, options: options)

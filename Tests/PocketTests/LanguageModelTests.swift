@@ -21,7 +21,7 @@ let sharedModel: SystemLanguageModel? = modelIsInstalled ? try? SystemLanguageMo
 
 /// Greedy options with a small token budget, so model tests stay fast.
 func greedy(_ tokens: Int) -> GenerationOptions {
-    GenerationOptions(sampling: .greedy, maximumResponseTokens: tokens)
+    GenerationOptions(samplingMode: .greedy, maximumResponseTokens: tokens)
 }
 
 /// One reply of a ``ScriptedModel``: text, or tool calls as JSON (one `{"name": …,

@@ -11,12 +11,17 @@ import Testing
     @Test func repeatingAnsweredCallsStopsCalling() {
         var loop = LanguageModelSession.ToolLoop()
         #expect(loop.allowsToolCalls)
-        #expect(loop.admit([Self.call("weather", "Paris")]))
-        #expect(loop.admit([Self.call("weather", "Lyon")]), "other arguments are a new call")
-        #expect(loop.admit([Self.call("time", "Paris")]), "another tool is a new call")
+        let admitted1 = loop.admit([Self.call("weather", "Paris")])
+        #expect(admitted1)
+        let admitted2 = loop.admit([Self.call("weather", "Lyon")])
+        #expect(admitted2, "other arguments are a new call")
+        let admitted3 = loop.admit([Self.call("time", "Paris")])
+        #expect(admitted3, "another tool is a new call")
         #expect(loop.allowsToolCalls)
-        #expect(loop.admit([Self.call("weather", "Paris"), Self.call("weather", "Nice")]), "one new call is enough")
-        #expect(!loop.admit([Self.call("weather", "Lyon"), Self.call("weather", "Paris")]))
+        let admitted4 = loop.admit([Self.call("weather", "Paris"), Self.call("weather", "Nice")])
+        #expect(admitted4, "one new call is enough")
+        let admitted5 = loop.admit([Self.call("weather", "Lyon"), Self.call("weather", "Paris")])
+        #expect(!admitted5)
         #expect(!loop.allowsToolCalls)
     }
 }
