@@ -220,3 +220,41 @@ extension GenerationOptions {
         public static let disallowed = ToolCallingMode(kind: .disallowed)
     }
 }
+
+extension GenerationOptions {
+    private enum CodingKeys: String, CodingKey {
+        case samplingMode, temperature, maximumResponseTokens, toolCallingMode
+        case repetitionPenalty, frequencyPenalty, presencePenalty, penaltyWindow
+        /// The key of ``samplingMode`` in options encoded by earlier versions of Pocket.
+        case legacySampling = "sampling"
+    }
+
+    /// Decodes options; the sampling mode is also read under its earlier key, `sampling`, so
+    /// transcripts saved by earlier versions of Pocket keep their options.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            samplingMode: try container.decodeIfPresent(SamplingMode.self, forKey: .samplingMode)
+                ?? container.decodeIfPresent(SamplingMode.self, forKey: .legacySampling),
+            temperature: try container.decodeIfPresent(Double.self, forKey: .temperature),
+            maximumResponseTokens: try container.decodeIfPresent(Int.self, forKey: .maximumResponseTokens))
+        toolCallingMode = try container.decodeIfPresent(ToolCallingMode.self, forKey: .toolCallingMode)
+        repetitionPenalty = try container.decodeIfPresent(Double.self, forKey: .repetitionPenalty)
+        frequencyPenalty = try container.decodeIfPresent(Double.self, forKey: .frequencyPenalty)
+        presencePenalty = try container.decodeIfPresent(Double.self, forKey: .presencePenalty)
+        penaltyWindow = try container.decodeIfPresent(Int.self, forKey: .penaltyWindow)
+    }
+
+    /// Encodes the options that are set.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(samplingMode, forKey: .samplingMode)
+        try container.encodeIfPresent(temperature, forKey: .temperature)
+        try container.encodeIfPresent(maximumResponseTokens, forKey: .maximumResponseTokens)
+        try container.encodeIfPresent(toolCallingMode, forKey: .toolCallingMode)
+        try container.encodeIfPresent(repetitionPenalty, forKey: .repetitionPenalty)
+        try container.encodeIfPresent(frequencyPenalty, forKey: .frequencyPenalty)
+        try container.encodeIfPresent(presencePenalty, forKey: .presencePenalty)
+        try container.encodeIfPresent(penaltyWindow, forKey: .penaltyWindow)
+    }
+}

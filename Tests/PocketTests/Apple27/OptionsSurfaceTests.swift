@@ -91,6 +91,15 @@ struct ReasoningModelExecutor: LanguageModelExecutor {
         #expect(penalized.samplingMode == .greedy && penalized.repetitionPenalty == 1)
     }
 
+    @Test func optionsEncodedUnderTheEarlierKeyStillDecode() throws {
+        let options = GenerationOptions(samplingMode: .random(top: 5, seed: 9), toolCallingMode: .required)
+        let decoded = try JSONDecoder().decode(GenerationOptions.self, from: JSONEncoder().encode(options))
+        #expect(decoded == options)
+        let sampling = String(decoding: try JSONEncoder().encode(GenerationOptions.SamplingMode.greedy), as: UTF8.self)
+        let legacy = try JSONDecoder().decode(GenerationOptions.self, from: Data(#"{"sampling":\#(sampling),"temperature":0.3}"#.utf8))
+        #expect(legacy.samplingMode == .greedy && legacy.temperature == 0.3)
+    }
+
     @Test func contextOptionsTakeApplesLabels() {
         let defaults = ContextOptions()
         #expect(defaults.includeSchemaInPrompt == nil && defaults.reasoningLevel == nil)
