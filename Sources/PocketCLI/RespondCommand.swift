@@ -36,7 +36,7 @@ enum RespondCommand {
             ?? LanguageModelSession(model: model)
         let stream = arguments.has("stream")
 
-        let usage: Pocket.Usage
+        let usage: LanguageModelSession.Usage
         switch (schema, stream) {
         case (nil, false):
             let response = try await session.respond(to: prompt, options: options)
@@ -86,18 +86,18 @@ enum RespondCommand {
             if ["temperature", "top-k", "top-p"].contains(where: { arguments.string($0) != nil }) {
                 throw .usage("--greedy cannot be combined with --temperature, --top-k or --top-p")
             }
-            options.sampling = .greedy
+            options.samplingMode = .greedy
             return options
         }
         if arguments.string("top-k") != nil && arguments.string("top-p") != nil {
             throw .usage("--top-k and --top-p are alternatives here (Apple's sampling modes); give one")
         }
         if arguments.string("top-k") != nil {
-            options.sampling = .random(top: try arguments.integer("top-k", default: 40, in: 1...1_000_000), seed: seed)
+            options.samplingMode = .random(top: try arguments.integer("top-k", default: 40, in: 1...1_000_000), seed: seed)
         } else if arguments.string("top-p") != nil {
-            options.sampling = .random(probabilityThreshold: Double(try arguments.float("top-p", default: 0.95, in: 0...1)), seed: seed)
+            options.samplingMode = .random(probabilityThreshold: Double(try arguments.float("top-p", default: 0.95, in: 0...1)), seed: seed)
         } else if let seed {
-            options.sampling = .random(probabilityThreshold: 0.95, seed: seed)
+            options.samplingMode = .random(probabilityThreshold: 0.95, seed: seed)
         }
         if arguments.string("temperature") != nil {
             options.temperature = Double(try arguments.float("temperature", default: 0.8, in: 0...100))

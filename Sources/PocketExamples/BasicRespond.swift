@@ -4,7 +4,7 @@ import Pocket
 enum BasicRespond {
     static func run() async throws {
         let session = LanguageModelSession(instructions: "You are a helpful assistant. Answer in one or two sentences.")
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 80)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 80)
         let first = try await session.respond(to: "What is a good name for a coffee shop?", options: options)
         print("> \(first.content)\n  [\(first.usage)]")
         // The second turn sees the first: only its new tokens are evaluated.

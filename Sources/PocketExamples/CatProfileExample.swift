@@ -21,7 +21,7 @@ enum CatProfileExample {
             // The grammar enforces the schema either way; a 135M model writes better values
             // when the JSON Schema text is not in its prompt.
             
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120))
+            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 120))
         let cat = response.content
         print("name: \(cat.name)\nage: \(cat.age)\nprofile: \(cat.profile)")
         print("[\(response.usage)]")

@@ -20,7 +20,7 @@ enum ContentTaggingExample {
         let text = "We hiked to the lake at dawn, swam in the cold water and laughed all the way home."
         let response = try await session.respond(
             to: text, generating: ContentTaggingResult.self, 
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120))
+            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 120))
         let tags = response.content
         print("actions: \(tags.actions)\nemotions: \(tags.emotions)\ntopics: \(tags.topics)")
     }

@@ -8,7 +8,7 @@ enum ContextOverflowRecovery {
         // A deliberately small window, so that the overflow comes quickly.
         let model = try SystemLanguageModel(contentsOf: SystemLanguageModel.default.url, contextSize: 384)
         var session = LanguageModelSession(model: model, instructions: "You are a storyteller. Continue the story.")
-        let options = GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: 7), maximumResponseTokens: 60)
+        let options = GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: 7), maximumResponseTokens: 60)
         for turn in 1...8 {
             do {
                 let response = try await session.respond(to: "Continue the story (part \(turn)).", options: options)

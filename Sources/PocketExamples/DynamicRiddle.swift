@@ -13,7 +13,7 @@ enum DynamicRiddle {
         let schema = try GenerationSchema(root: riddle, dependencies: [answer])
         let session = LanguageModelSession()
         let response = try await session.respond(
-            to: "Write a riddle.", schema: schema, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 100))
+            to: "Write a riddle.", schema: schema, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 100))
         let question = try response.content.value(String.self, forProperty: "question")
         let solution = try response.content.value(String.self, forProperty: "answer")
         print("Q: \(question)\nA: \(solution)")

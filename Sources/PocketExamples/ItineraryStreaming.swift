@@ -24,7 +24,7 @@ enum ItineraryStreaming {
         let session = LanguageModelSession(instructions: "You plan short trips.")
         let stream = session.streamResponse(
             to: "Plan a two-day trip to Paris.", generating: Itinerary.self, 
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 200))
+            options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 200))
         for try await snapshot in stream {
             let partial = snapshot.content
             let days = partial.days?.map { "\($0.title ?? "…") [\(($0.activities ?? []).joined(separator: ", "))]" } ?? []

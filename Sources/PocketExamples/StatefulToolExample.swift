@@ -25,7 +25,7 @@ enum StatefulToolExample {
     static func run() async throws {
         let tool = ContactPickerTool()
         let session = LanguageModelSession(tools: [tool], instructions: "Choose people only with the pickContact tool, then say in one sentence whom you picked.")
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 80)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 80)
         for request in ["Pick someone to invite to dinner.", "Pick someone else for the hike."] {
             let response = try await session.respond(to: request, options: options)
             for entry in response.transcriptEntries {

@@ -29,7 +29,7 @@ enum WeatherToolExample {
             tools: [GetWeatherTool()],
             instructions: "Help the person with getting weather information. Use the getWeather tool.")
         let response = try await session.respond(
-            to: "What is the temperature in Tokyo?", options: GenerationOptions(sampling: .greedy))
+            to: "What is the temperature in Tokyo?", options: GenerationOptions(samplingMode: .greedy))
         for entry in session.transcript {
             switch entry {
             case .toolCalls(let calls):

@@ -14,7 +14,7 @@ import Testing
 
     @Test func optionsDefaultsAreExplicit() {
         let options = GenerationOptions()
-        #expect(options.sampling == nil && options.temperature == nil && options.maximumResponseTokens == nil)
+        #expect(options.samplingMode == nil && options.temperature == nil && options.maximumResponseTokens == nil)
         #expect(GenerationOptions.SamplingMode.greedy == .greedy)
         #expect(GenerationOptions.SamplingMode.random(top: 5, seed: 1) != .random(top: 5, seed: 2))
     }

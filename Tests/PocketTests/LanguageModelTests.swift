@@ -23,7 +23,7 @@ let smolLM2Model: SystemLanguageModel? = smolLM2IsInstalled ? try? SystemLanguag
 
 /// Greedy options with a small token budget, so model tests stay fast.
 func greedy(_ tokens: Int) -> GenerationOptions {
-    GenerationOptions(sampling: .greedy, maximumResponseTokens: tokens)
+    GenerationOptions(samplingMode: .greedy, maximumResponseTokens: tokens)
 }
 
 /// One reply of a ``ScriptedModel``: text, or tool calls as JSON (one `{"name": …,

@@ -34,11 +34,11 @@ struct SessionTests {
     }
 
     @Test func seededSamplingIsDeterministic() async throws {
-        let options = GenerationOptions(sampling: .random(top: 40, seed: 42), temperature: 1.0, maximumResponseTokens: 10)
+        let options = GenerationOptions(samplingMode: .random(top: 40, seed: 42), temperature: 1.0, maximumResponseTokens: 10)
         let a = try await LanguageModelSession(model: model).respond(to: "Write a word.", options: options)
         let b = try await LanguageModelSession(model: model).respond(to: "Write a word.", options: options)
         #expect(a.content == b.content)
-        let nucleus = GenerationOptions(sampling: .random(probabilityThreshold: 0.9, seed: 7), maximumResponseTokens: 10)
+        let nucleus = GenerationOptions(samplingMode: .random(probabilityThreshold: 0.9, seed: 7), maximumResponseTokens: 10)
         let c = try await LanguageModelSession(model: model).respond(to: "Write a word.", options: nucleus)
         let d = try await LanguageModelSession(model: model).respond(to: "Write a word.", options: nucleus)
         #expect(c.content == d.content)
@@ -161,7 +161,7 @@ struct SessionTests {
         let small = try SystemLanguageModel(contentsOf: smolLM2URL, contextSize: needed + 4)
         let session = LanguageModelSession(model: small)
         await #expect {
-            try await session.respond(to: prompt, options: GenerationOptions(sampling: .greedy))
+            try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy))
         } throws: { error in
             guard case LanguageModelSession.GenerationError.exceededContextWindowSize = error else { return false }
             return true
@@ -247,14 +247,14 @@ struct RepetitionPenaltySessionTests {
         let model = try #require(smolLM2Model)
         let prompt = "List the days of the week, again and again."
         let off = try await LanguageModelSession(model: model).respond(
-            to: prompt, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 96, repetitionPenalty: 1))
+            to: prompt, options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 96, repetitionPenalty: 1))
         let on = try await LanguageModelSession(model: model).respond(to: prompt, options: greedy(96))
         #expect(mostRepeated(on.content) < mostRepeated(off.content), "off: \(off.content)\non: \(on.content)")
     }
 
     @Test func aStrongPenaltyStillGivesAValidStructuredValue() async throws {
         let model = try #require(smolLM2Model)
-        let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 40, repetitionPenalty: 3, frequencyPenalty: 2, presencePenalty: 2)
+        let options = GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 40, repetitionPenalty: 3, frequencyPenalty: 2, presencePenalty: 2)
         let response = try await LanguageModelSession(model: model).respond(to: "Invent a pet.", generating: Pet.self, options: options)
         #expect((0...30).contains(response.content.age))
     }

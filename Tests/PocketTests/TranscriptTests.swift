@@ -7,7 +7,7 @@ import Testing
         Transcript(entries: [
             .instructions(.init(segments: [.text(.init(content: "Be brief."))],
                                 toolDefinitions: [.init(name: "getWeather", description: "Weather.", parameters: CityArguments.generationSchema)])),
-            .prompt(.init(segments: [.text(.init(content: "Weather?"))], options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 9))),
+            .prompt(.init(segments: [.text(.init(content: "Weather?"))], options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 9))),
             .toolCalls(.init([.init(id: "c1", toolName: "getWeather", arguments: GeneratedContent(properties: ["city": "Oslo"]))])),
             .toolOutput(.init(id: "c1", toolName: "getWeather", segments: [.text(.init(content: "Rain"))])),
             .response(.init(segments: [.structure(.init(schemaName: "Pet", content: GeneratedContent(properties: ["name": "Rex", "age": 3])))])),

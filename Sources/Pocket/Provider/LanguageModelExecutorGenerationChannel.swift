@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Where an executor sends a response as it is generated, as in Apple's FoundationModels
-/// (iOS/macOS 27): text deltas, tool calls, usage and metadata.
+/// (iOS/macOS 27): text deltas, reasoning, tool calls, usage and metadata.
 ///
 /// ```swift
 /// await channel.send(.response(action: .updateUsage(
@@ -69,6 +69,19 @@ extension LanguageModelExecutorGenerationChannel {
         ///   - entryID: The tool-calls entry the event targets, or `nil` for the current one.
         ///   - action: What to do.
         case toolCalls(entryID: String? = nil, action: ToolCalls.Action)
+        /// A reasoning event: text the model thinks before it answers, a segment replacement,
+        /// the reasoning's signature, metadata or usage. A session keeps reasoning apart from
+        /// the response: it never becomes part of the response's content.
+        ///
+        /// ```swift
+        /// await channel.send(.reasoning(action: .appendText("The user wants…", tokenCount: 4)))
+        /// await channel.send(.reasoning(action: .updateSignature(signature, tokenCount: 1)))
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - entryID: The reasoning entry the event targets, or `nil` to continue the current one.
+        ///   - action: What to do.
+        case reasoning(entryID: String? = nil, action: Reasoning.Action)
     }
 
     /// Snapshot of an entry's metadata dictionary.
@@ -116,11 +129,35 @@ extension LanguageModelExecutorGenerationChannel {
         public var input: Input
         /// Output counts.
         public var output: Output
+        /// Further usage figures the executor reports, keyed by name; the session passes them on
+        /// in ``LanguageModelSession/Usage/metadata``.
+        public var metadata: [String: GeneratedContent]
 
         /// Creates usage counts.
-        public init(input: Input, output: Output) {
+        ///
+        /// - Parameters:
+        ///   - input: Counts of the transcript's tokens.
+        ///   - output: Counts of the generated tokens.
+        ///   - metadata: Further usage figures, keyed by name.
+        public init(input: Input, output: Output, metadata: [String: any ConvertibleToGeneratedContent] = [:]) {
             self.input = input
             self.output = output
+            self.metadata = metadata.mapValues(\.generatedContent)
+        }
+    }
+
+    /// The signature of a reasoning entry: an opaque token from the model's provider that
+    /// vouches for the reasoning text (sent back with the transcript on later requests).
+    public struct ReasoningSignature: Sendable, Equatable {
+        /// The opaque token; each update replaces the previous one.
+        public var signature: Data
+        /// How many tokens the signature counts for in usage.
+        public var tokenCount: Int
+
+        /// Creates a signature.
+        public init(signature: Data, tokenCount: Int) {
+            self.signature = signature
+            self.tokenCount = tokenCount
         }
     }
 
@@ -178,8 +215,79 @@ extension LanguageModelExecutorGenerationChannel {
             }
 
             /// Sets the response's token totals.
-            public static func updateUsage(input: Usage.Input, output: Usage.Output) -> Action {
-                .updateUsage(Usage(input: input, output: output))
+            ///
+            /// - Parameters:
+            ///   - input: Counts of the transcript's tokens.
+            ///   - output: Counts of the generated tokens.
+            ///   - metadata: Further usage figures, keyed by name.
+            public static func updateUsage(
+                input: Usage.Input, output: Usage.Output, metadata: [String: any ConvertibleToGeneratedContent] = [:]
+            ) -> Action {
+                .updateUsage(Usage(input: input, output: output, metadata: metadata))
+            }
+        }
+    }
+
+    /// A reasoning event's payload.
+    public enum Reasoning {
+        /// What a reasoning event does.
+        public enum Action: Sendable {
+            /// Appends text to the current reasoning segment.
+            case appendText(TextFragment)
+            /// Replaces the current reasoning segment.
+            case replaceTextSegment(TextSegmentReplacement)
+            /// Replaces the reasoning entry's signature.
+            case updateSignature(ReasoningSignature)
+            /// Merges values into the reasoning entry's metadata.
+            case updateMetadata(Metadata)
+            /// Sets the reasoning entry's token totals.
+            case updateUsage(Usage)
+
+            /// Appends `text` to the current reasoning segment.
+            ///
+            /// - Parameters:
+            ///   - text: The new reasoning text.
+            ///   - segmentID: The segment, or `nil` for the current one.
+            ///   - tokenCount: How many tokens the text is.
+            public static func appendText(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
+                .appendText(TextFragment(content: text, segmentID: segmentID, tokenCount: tokenCount))
+            }
+
+            /// Replaces the current reasoning segment with `text`.
+            ///
+            /// - Parameters:
+            ///   - text: The segment's whole new text.
+            ///   - segmentID: The segment, or `nil` for the current one.
+            ///   - tokenCount: How many tokens the text is.
+            public static func replaceTextSegment(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
+                .replaceTextSegment(TextSegmentReplacement(content: text, segmentID: segmentID, tokenCount: tokenCount))
+            }
+
+            /// Replaces the reasoning entry's signature.
+            ///
+            /// - Parameters:
+            ///   - signature: The opaque token that vouches for the reasoning.
+            ///   - tokenCount: How many tokens the signature counts for.
+            public static func updateSignature(_ signature: Data, tokenCount: Int) -> Action {
+                .updateSignature(ReasoningSignature(signature: signature, tokenCount: tokenCount))
+            }
+
+            /// Merges `values` into the reasoning entry's metadata.
+            public static func updateMetadata(_ values: [String: any Sendable & Codable & Equatable]) -> Action {
+                .updateMetadata(Metadata(values: values))
+            }
+
+            /// Sets the reasoning entry's token totals.
+            ///
+            /// - Parameters:
+            ///   - input: Counts of the transcript's tokens.
+            ///   - output: Counts of the generated tokens (``Usage/Output/reasoningTokenCount``
+            ///     is the reasoning's part).
+            ///   - metadata: Further usage figures, keyed by name.
+            public static func updateUsage(
+                input: Usage.Input, output: Usage.Output, metadata: [String: any ConvertibleToGeneratedContent] = [:]
+            ) -> Action {
+                .updateUsage(Usage(input: input, output: output, metadata: metadata))
             }
         }
     }
@@ -208,8 +316,15 @@ extension LanguageModelExecutorGenerationChannel {
             }
 
             /// Sets the tool-calls entry's token totals.
-            public static func updateUsage(input: Usage.Input, output: Usage.Output) -> Action {
-                .updateUsage(Usage(input: input, output: output))
+            ///
+            /// - Parameters:
+            ///   - input: Counts of the transcript's tokens.
+            ///   - output: Counts of the generated tokens.
+            ///   - metadata: Further usage figures, keyed by name.
+            public static func updateUsage(
+                input: Usage.Input, output: Usage.Output, metadata: [String: any ConvertibleToGeneratedContent] = [:]
+            ) -> Action {
+                .updateUsage(Usage(input: input, output: output, metadata: metadata))
             }
         }
 

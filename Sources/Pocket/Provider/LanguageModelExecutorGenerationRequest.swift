@@ -42,14 +42,46 @@ public struct LanguageModelExecutorGenerationRequest: Sendable {
     }
 }
 
-/// How a request prompts the model, as in Apple's FoundationModels (iOS/macOS 27).
+/// How a request prompts the model, as in Apple's FoundationModels (iOS/macOS 27): whether a
+/// structured response's schema is shown to the model, and how much the model may reason
+/// before it answers.
+///
+/// ```swift
+/// let response = try await session.respond(
+///     to: "Plan a three-day trip to Kyoto.",
+///     contextOptions: ContextOptions(reasoningLevel: .moderate))
+/// ```
+///
+/// A reasoning level other than `nil` needs a model with the
+/// ``LanguageModelCapabilities/Capability/reasoning`` capability; the session throws
+/// ``LanguageModelError/unsupportedCapability(_:)`` before the model runs otherwise.
 public struct ContextOptions: Sendable, Hashable {
-    /// Whether the schema of a structured response is shown to the model in the prompt (it
-    /// constrains generation either way).
-    public var includeSchemaInPrompt: Bool
+    /// How much a model may reason before it produces its response.
+    public enum ReasoningLevel: Sendable, Hashable {
+        /// A little reasoning, for quick responses.
+        case light
+        /// A moderate amount of reasoning.
+        case moderate
+        /// Much reasoning, for requests that need analysis.
+        case deep
+        /// A level the other cases do not name, by the model's own name for it.
+        case custom(String)
+    }
 
-    /// Creates options.
-    public init(includeSchemaInPrompt: Bool = true) {
+    /// Whether the schema of a structured response is shown to the model in the prompt (it
+    /// constrains generation either way); `nil` leaves it to the request (shown for the
+    /// structured `respond` and `streamResponse` calls, whose default is `true`).
+    public var includeSchemaInPrompt: Bool?
+    /// How much the model may reason before it responds; `nil` is the model's default.
+    public var reasoningLevel: ReasoningLevel?
+
+    /// Creates options; `nil` keeps a default.
+    ///
+    /// - Parameters:
+    ///   - includeSchemaInPrompt: Whether a structured response's schema is shown to the model.
+    ///   - reasoningLevel: How much the model may reason before it responds.
+    public init(includeSchemaInPrompt: Bool? = nil, reasoningLevel: ReasoningLevel? = nil) {
         self.includeSchemaInPrompt = includeSchemaInPrompt
+        self.reasoningLevel = reasoningLevel
     }
 }

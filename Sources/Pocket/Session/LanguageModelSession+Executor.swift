@@ -26,33 +26,93 @@ extension LanguageModelSession {
     struct Reply {
         /// The response text (the last text segment as replaced, with what was appended).
         var text = ""
+        /// The reasoning text, kept apart from the response (never part of its content).
+        var reasoning = ""
+        /// The reasoning's latest signature, if the executor sent one.
+        var reasoningSignature: Data?
         /// The tool calls, in the order they began.
         var toolCalls: [(id: String, name: String, arguments: String)] = []
-        /// Token counts (from `updateUsage`) and timings (from `updateMetadata`).
-        var usage = Usage()
+        /// The token counts the executor reported (`updateUsage`, the last one of any entry)
+        /// and Pocket's timings (from `updateMetadata`).
+        var reported = Usage.zero
+        /// Whether the executor sent `updateUsage`.
+        var hasReportedUsage = false
+        /// Output tokens counted from the fragments streamed so far: a fragment's `tokenCount`,
+        /// or one for a non-empty fragment that does not count its tokens.
+        var streamedTokens = 0
+        /// The part of ``streamedTokens`` (and of signatures) that was reasoning.
+        var streamedReasoningTokens = 0
 
-        /// Applies one event. Returns whether the text changed.
+        /// The round's usage: the executor's counts once it reported them, with the streamed
+        /// count as a lower bound on the output while it streams.
+        var usage: Usage {
+            var usage = reported
+            usage.output.totalTokenCount = max(usage.output.totalTokenCount, hasReportedUsage ? 0 : streamedTokens)
+            if !hasReportedUsage { usage.output.reasoningTokenCount = streamedReasoningTokens }
+            return usage
+        }
+
+        /// The usage to show while the round streams: the output counted so far never lags
+        /// behind the fragments received.
+        var streamingUsage: Usage {
+            var usage = self.usage
+            usage.output.totalTokenCount = max(usage.output.totalTokenCount, streamedTokens)
+            return usage
+        }
+
+        /// Counts a streamed fragment's tokens.
+        private mutating func count(_ content: String, tokenCount: Int, reasoning: Bool) {
+            let tokens = tokenCount > 0 ? tokenCount : (content.isEmpty ? 0 : 1)
+            streamedTokens += tokens
+            if reasoning { streamedReasoningTokens += tokens }
+        }
+
+        /// Takes the counts of an `updateUsage` event.
+        private mutating func take(_ counts: LanguageModelExecutorGenerationChannel.Usage) {
+            reported.input = .init(totalTokenCount: counts.input.totalTokenCount, cachedTokenCount: counts.input.cachedTokenCount)
+            reported.output = .init(totalTokenCount: counts.output.totalTokenCount, reasoningTokenCount: counts.output.reasoningTokenCount)
+            reported.metadata.merge(counts.metadata) { _, later in later }
+            hasReportedUsage = true
+        }
+
+        /// Takes Pocket's timings from an `updateMetadata` event.
+        private mutating func take(_ metadata: LanguageModelExecutorGenerationChannel.Metadata) {
+            if let seconds = metadata.values[SystemLanguageModel.Executor.timeToFirstTokenKey] as? Double {
+                reported.timeToFirstToken = .nanoseconds(Int64(seconds * 1e9))
+            }
+            if let rate = metadata.values[SystemLanguageModel.Executor.tokensPerSecondKey] as? Double {
+                reported.tokensPerSecond = rate
+            }
+        }
+
+        /// Applies one event. Returns whether the response text or the usage changed (what a
+        /// stream's snapshot shows).
         mutating func apply(_ event: LanguageModelExecutorGenerationChannel.Event) -> Bool {
             switch event {
             case .response(_, .appendText(let fragment)):
                 text += fragment.content
+                count(fragment.content, tokenCount: fragment.tokenCount, reasoning: false)
                 return !fragment.content.isEmpty
             case .response(_, .replaceTextSegment(let replacement)):
                 text = replacement.content
                 return true
-            case .response(_, .updateUsage(let counts)), .toolCalls(_, .updateUsage(let counts)):
-                usage.inputTokens = max(0, counts.input.totalTokenCount - counts.input.cachedTokenCount)
-                usage.cachedTokens = counts.input.cachedTokenCount
-                usage.outputTokens = counts.output.totalTokenCount
-            case .response(_, .updateMetadata(let metadata)), .toolCalls(_, .updateMetadata(let metadata)):
-                if let seconds = metadata.values[SystemLanguageModel.Executor.timeToFirstTokenKey] as? Double {
-                    usage.timeToFirstToken = .nanoseconds(Int64(seconds * 1e9))
-                }
-                if let rate = metadata.values[SystemLanguageModel.Executor.tokensPerSecondKey] as? Double {
-                    usage.tokensPerSecond = rate
-                }
+            case .response(_, .updateUsage(let counts)), .toolCalls(_, .updateUsage(let counts)), .reasoning(_, .updateUsage(let counts)):
+                take(counts)
+            case .response(_, .updateMetadata(let metadata)), .toolCalls(_, .updateMetadata(let metadata)),
+                .reasoning(_, .updateMetadata(let metadata)):
+                take(metadata)
+            case .reasoning(_, .appendText(let fragment)):
+                reasoning += fragment.content
+                count(fragment.content, tokenCount: fragment.tokenCount, reasoning: true)
+            case .reasoning(_, .replaceTextSegment(let replacement)):
+                reasoning = replacement.content
+            case .reasoning(_, .updateSignature(let signature)):
+                reasoningSignature = signature.signature
+                streamedTokens += signature.tokenCount
+                streamedReasoningTokens += signature.tokenCount
             case .toolCalls(_, .toolCall(let call)):
                 guard case .appendArguments(let fragment) = call.action else { break }
+                count(fragment.content, tokenCount: fragment.tokenCount, reasoning: false)
                 if let index = toolCalls.firstIndex(where: { $0.id == call.id }) {
                     toolCalls[index].arguments += fragment.content
                 } else {
@@ -67,17 +127,18 @@ extension LanguageModelSession {
 
     /// Runs one round of the model's executor on the session's engine thread, in the calling task.
     ///
-    /// - Parameter onText: Receives the response text accumulated so far, each time it changes.
+    /// - Parameter onText: Receives the response text accumulated so far, each time it changes,
+    ///   with the round's usage so far.
     /// - Throws: The executor's errors; its ``LanguageModelError/contextSizeExceeded(_:)`` as
     ///   ``GenerationError/exceededContextWindowSize(_:)``, the error sessions have always reported.
-    func generate(_ request: LanguageModelExecutorGenerationRequest, onText: @escaping (String) -> Void) async throws -> Reply {
+    func generate(_ request: LanguageModelExecutorGenerationRequest, onText: @escaping (String, Usage) -> Void) async throws -> Reply {
         let collector = ReplyCollector()
         // The channel calls back during `respond`, which the session awaits: the callback never
         // outlives the request.
         let callback = Unchecked(value: onText)
         let channel = LanguageModelExecutorGenerationChannel { event in
-            guard let text = collector.reply.withLock({ $0.apply(event) ? $0.text : nil }) else { return }
-            callback.value(text)
+            guard let (text, usage) = collector.reply.withLock({ $0.apply(event) ? ($0.text, $0.streamingUsage) : nil }) else { return }
+            callback.value(text, usage)
         }
         do {
             try await withTaskExecutorPreference(engine) {

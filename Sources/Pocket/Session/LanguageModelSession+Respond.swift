@@ -9,8 +9,14 @@ extension LanguageModelSession {
         public let rawContent: GeneratedContent
         /// The transcript entries this request added (prompt, tool calls and outputs, response).
         public let transcriptEntries: ArraySlice<Transcript.Entry>
-        /// Token counts and timings (a Pocket addition).
+        /// How many tokens the response took, all of its rounds together (with Pocket's cache
+        /// figures and timings).
         public let usage: Usage
+    }
+
+    /// The schema flag a request uses: the caller's, or `fallback` when it left it `nil`.
+    static func resolvedIncludeSchema(_ contextOptions: ContextOptions, fallback: Bool) -> Bool {
+        contextOptions.includeSchemaInPrompt ?? fallback
     }
 
     // MARK: Text
@@ -18,7 +24,33 @@ extension LanguageModelSession {
     /// Responds to a prompt with text.
     @discardableResult
     public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws -> Response<String> {
-        let outcome = try await run(prompt: prompt, schema: nil, schemaName: nil, includeSchemaInPrompt: false, options: options) { _ in }
+        try await respond(to: prompt, options: options, contextOptions: ContextOptions(), metadata: [:])
+    }
+
+    /// Responds to a prompt with text, with context options and metadata.
+    ///
+    /// ```swift
+    /// let response = try await session.respond(
+    ///     to: "Why is the sky blue?", contextOptions: ContextOptions(reasoningLevel: .light))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - prompt: The prompt.
+    ///   - options: Sampling and length settings.
+    ///   - contextOptions: How the model is prompted; a reasoning level needs a model with the
+    ///     ``LanguageModelCapabilities/Capability/reasoning`` capability.
+    ///   - metadata: Values attached to the request; the executor receives each as its JSON
+    ///     text in ``LanguageModelExecutorGenerationRequest/metadata``.
+    /// - Throws: ``LanguageModelError/unsupportedCapability(_:)`` for a reasoning level the
+    ///   model cannot honour, and the errors of ``respond(to:options:)``.
+    @discardableResult
+    public func respond(
+        to prompt: Prompt, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) async throws -> Response<String> {
+        let outcome = try await run(
+            prompt: prompt, schema: nil, schemaName: nil, includeSchemaInPrompt: false, options: options,
+            contextOptions: contextOptions, metadata: metadata.mapValues(\.generatedContent)) { _, _ in }
         return Response(content: outcome.text, rawContent: GeneratedContent(kind: .string(outcome.text)),
                         transcriptEntries: outcome.entries[...], usage: outcome.usage)
     }
@@ -29,12 +61,30 @@ extension LanguageModelSession {
         try await respond(to: Prompt(prompt), options: options)
     }
 
+    /// Responds to a prompt given as text, with context options and metadata.
+    @discardableResult
+    public func respond(
+        to prompt: String, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) async throws -> Response<String> {
+        try await respond(to: Prompt(prompt), options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
     /// Responds to a prompt built by a closure.
     @discardableResult
     public func respond(
         options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
     ) async throws -> Response<String> {
         try await respond(to: try prompt(), options: options)
+    }
+
+    /// Responds to a prompt built by a closure, with context options and metadata.
+    @discardableResult
+    public func respond(
+        options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:], @PromptBuilder prompt: () throws -> Prompt
+    ) async throws -> Response<String> {
+        try await respond(to: try prompt(), options: options, contextOptions: contextOptions, metadata: metadata)
     }
 
     // MARK: Schema
@@ -45,9 +95,27 @@ extension LanguageModelSession {
         to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
         options: GenerationOptions = GenerationOptions()
     ) async throws -> Response<GeneratedContent> {
+        try await respond(
+            to: prompt, schema: schema, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt))
+    }
+
+    /// Responds with content that follows `schema`, with context options and metadata.
+    ///
+    /// - Parameters:
+    ///   - prompt: The prompt.
+    ///   - schema: The schema the content follows.
+    ///   - options: Sampling and length settings.
+    ///   - contextOptions: How the model is prompted (a `nil` schema flag shows the schema).
+    ///   - metadata: Values attached to the request.
+    @discardableResult
+    public func respond(
+        to prompt: Prompt, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) async throws -> Response<GeneratedContent> {
         let outcome = try await run(
-            prompt: prompt, schema: schema, schemaName: "schema", includeSchemaInPrompt: includeSchemaInPrompt, options: options
-        ) { _ in }
+            prompt: prompt, schema: schema, schemaName: "schema",
+            includeSchemaInPrompt: Self.resolvedIncludeSchema(contextOptions, fallback: true), options: options,
+            contextOptions: contextOptions, metadata: metadata.mapValues(\.generatedContent)) { _, _ in }
         let content = try outcome.parsedStructure()
         return Response(content: content, rawContent: content, transcriptEntries: outcome.entries[...], usage: outcome.usage)
     }
@@ -61,6 +129,16 @@ extension LanguageModelSession {
         try await respond(to: Prompt(prompt), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
 
+    /// Responds with content that follows `schema`, to a prompt given as text, with context
+    /// options and metadata.
+    @discardableResult
+    public func respond(
+        to prompt: String, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) async throws -> Response<GeneratedContent> {
+        try await respond(to: Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
     /// Responds with content that follows `schema`, to a prompt built by a closure.
     @discardableResult
     public func respond(
@@ -68,6 +146,17 @@ extension LanguageModelSession {
         @PromptBuilder prompt: () throws -> Prompt
     ) async throws -> Response<GeneratedContent> {
         try await respond(to: try prompt(), schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    /// Responds with content that follows `schema`, to a prompt built by a closure, with
+    /// context options and metadata.
+    @discardableResult
+    public func respond(
+        schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:],
+        @PromptBuilder prompt: () throws -> Prompt
+    ) async throws -> Response<GeneratedContent> {
+        try await respond(to: try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
     }
 
     // MARK: Generable
@@ -78,14 +167,38 @@ extension LanguageModelSession {
         to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
         options: GenerationOptions = GenerationOptions()
     ) async throws -> Response<Content> {
+        try await respond(
+            to: prompt, generating: type, options: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt))
+    }
+
+    /// Responds with a value of `type`, with context options and metadata.
+    ///
+    /// ```swift
+    /// let trip = try await session.respond(
+    ///     to: "Plan a day in Lisbon.", generating: Itinerary.self,
+    ///     contextOptions: ContextOptions(includeSchemaInPrompt: false))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - prompt: The prompt.
+    ///   - type: The type of the value.
+    ///   - options: Sampling and length settings.
+    ///   - contextOptions: How the model is prompted (a `nil` schema flag shows the schema).
+    ///   - metadata: Values attached to the request.
+    @discardableResult
+    public func respond<Content: Generable>(
+        to prompt: Prompt, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) async throws -> Response<Content> {
         if type == String.self {
-            let text = try await respond(to: prompt, options: options)
+            let text = try await respond(to: prompt, options: options, contextOptions: contextOptions, metadata: metadata)
             return Response(content: text.content as! Content, rawContent: text.rawContent,
                             transcriptEntries: text.transcriptEntries, usage: text.usage)
         }
         let outcome = try await run(
             prompt: prompt, schema: type.generationSchema, schemaName: String(describing: type),
-            includeSchemaInPrompt: includeSchemaInPrompt, options: options) { _ in }
+            includeSchemaInPrompt: Self.resolvedIncludeSchema(contextOptions, fallback: true), options: options,
+            contextOptions: contextOptions, metadata: metadata.mapValues(\.generatedContent)) { _, _ in }
         let raw = try outcome.parsedStructure()
         let content: Content
         do { content = try Content(raw) } catch {
@@ -103,6 +216,15 @@ extension LanguageModelSession {
         try await respond(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
     }
 
+    /// Responds with a value of `type`, to a prompt given as text, with context options and metadata.
+    @discardableResult
+    public func respond<Content: Generable>(
+        to prompt: String, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) async throws -> Response<Content> {
+        try await respond(to: Prompt(prompt), generating: type, options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
     /// Responds with a value of `type`, to a prompt built by a closure.
     @discardableResult
     public func respond<Content: Generable>(
@@ -110,6 +232,17 @@ extension LanguageModelSession {
         options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
     ) async throws -> Response<Content> {
         try await respond(to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    /// Responds with a value of `type`, to a prompt built by a closure, with context options
+    /// and metadata.
+    @discardableResult
+    public func respond<Content: Generable>(
+        generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true), metadata: [String: any ConvertibleToGeneratedContent] = [:],
+        @PromptBuilder prompt: () throws -> Prompt
+    ) async throws -> Response<Content> {
+        try await respond(to: try prompt(), generating: type, options: options, contextOptions: contextOptions, metadata: metadata)
     }
 
     /// A structured response's value from its JSON.

@@ -34,6 +34,8 @@ public final class LanguageModelSession: @unchecked Sendable {
 
     private struct State {
         var transcript: Transcript
+        /// The usage of every response so far.
+        var usage = Usage.zero
         /// The request holding the session, if any.
         var active: RequestTicket?
     }
@@ -49,6 +51,20 @@ public final class LanguageModelSession: @unchecked Sendable {
     public var transcript: Transcript {
         registrar.access(self, keyPath: \.transcript)
         return state.withLock { $0.transcript }
+    }
+
+    /// The usage of every response the session has produced, added up: it only grows.
+    ///
+    /// ```swift
+    /// _ = try await session.respond(to: "Hello")
+    /// _ = try await session.respond(to: "And again")
+    /// print(session.usage.totalTokenCount)
+    /// ```
+    ///
+    /// A response counts once it is complete (a failed or cancelled request adds nothing).
+    public var usage: Usage {
+        registrar.access(self, keyPath: \.usage)
+        return state.withLock { $0.usage }
     }
 
     /// Whether a request is running.
@@ -166,12 +182,16 @@ public final class LanguageModelSession: @unchecked Sendable {
         }
     }
 
-    /// Adds a finished request's entries to the transcript, unless the request was abandoned.
-    private func commit(_ entries: [Transcript.Entry], for ticket: RequestTicket) throws {
-        try registrar.withMutation(of: self, keyPath: \.transcript) {
-            try state.withLock { s in
-                guard s.active === ticket else { throw CancellationError() }
-                s.transcript.entries += entries
+    /// Adds a finished request's entries to the transcript and its usage to the session's,
+    /// unless the request was abandoned.
+    private func commit(_ entries: [Transcript.Entry], usage: Usage, for ticket: RequestTicket) throws {
+        try registrar.withMutation(of: self, keyPath: \.usage) {
+            try registrar.withMutation(of: self, keyPath: \.transcript) {
+                try state.withLock { s in
+                    guard s.active === ticket else { throw CancellationError() }
+                    s.transcript.entries += entries
+                    s.usage.add(usage)
+                }
             }
         }
     }
@@ -185,7 +205,10 @@ public final class LanguageModelSession: @unchecked Sendable {
         /// The structured value, parsed once from ``text``; `nil` for a text response.
         var structure: GeneratedContent?
         var entries: [Transcript.Entry]
+        /// The usage of all the request's rounds.
         var usage: Usage
+        /// The reasoning text of the answering round (never part of ``text``).
+        var reasoning: String
     }
 
     /// Runs one request: checks, the executor's rounds, the tool loop; commits the transcript
@@ -195,30 +218,40 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// that streams tool calls has them run (concurrently) and their outputs added, then the
     /// next round starts; a round without calls is the response.
     ///
-    /// - Parameter onText: Receives the response text accumulated so far.
+    /// - Parameters:
+    ///   - includeSchemaInPrompt: Whether the schema is shown to the model (resolved by the caller).
+    ///   - contextOptions: The caller's context options (the reasoning level is passed on).
+    ///   - metadata: Values attached to the request, passed to the executor as JSON text.
+    ///   - onText: Receives the response text accumulated so far, with the request's usage so far.
     func run(
         prompt: Prompt, schema: GenerationSchema?, schemaName: String?, includeSchemaInPrompt: Bool,
-        options: GenerationOptions, ticket: RequestTicket? = nil, onText: @escaping (String) -> Void
+        options: GenerationOptions, contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: GeneratedContent] = [:],
+        ticket: RequestTicket? = nil, onText: @escaping (String, Usage) -> Void
     ) async throws -> Outcome {
         let ticket = ticket ?? RequestTicket()
         let transcript = try begin(ticket)
         defer { end(ticket) }
 
         let definitions = Self.toolDefinitions(in: transcript)
-        try check(prompt: prompt.text, schema: schema, tools: definitions)
+        try check(prompt: prompt.text, schema: schema, tools: definitions, reasoningLevel: contextOptions.reasoningLevel)
+        let requestMetadata = metadata.mapValues { $0.jsonString as any Sendable & Codable & Equatable }
         var format = schema.map { Transcript.ResponseFormat(schema: $0) }
         if let name = schemaName { format?.name = name }
         format?.includedInPrompt = includeSchemaInPrompt
         var newEntries: [Transcript.Entry] = [.prompt(.init(
             segments: [.text(.init(content: prompt.text))], options: options, responseFormat: format))]
         var loop = ToolLoop()
-        var usage = Usage()
+        var usage = Usage.zero
         for _ in 0..<ToolLoop.maximumRounds {
             var request = LanguageModelExecutorGenerationRequest(
                 transcript: Transcript(entries: Array(transcript) + newEntries), enabledTools: definitions, schema: schema,
-                generationOptions: options, contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt))
+                generationOptions: options,
+                contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt, reasoningLevel: contextOptions.reasoningLevel),
+                metadata: requestMetadata)
             request.allowsToolCalls = loop.allowsToolCalls
-            let reply = try await generate(request, onText: onText)
+            let before = usage
+            let reply = try await generate(request) { text, round in onText(text, before + round) }
             usage.add(reply.usage)
             if !reply.toolCalls.isEmpty {
                 let calls = try Self.transcriptCalls(reply.toolCalls)
@@ -229,16 +262,19 @@ public final class LanguageModelSession: @unchecked Sendable {
             }
             let (entry, structure) = try response(reply.text, schema: schema, schemaName: schemaName)
             newEntries.append(entry)
-            try commit(newEntries, for: ticket)
-            return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage)
+            try commit(newEntries, usage: usage, for: ticket)
+            return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage, reasoning: reply.reasoning)
         }
         throw GenerationError.decodingFailure(.init(
             debugDescription: "the model kept calling tools for \(ToolLoop.maximumRounds) rounds without answering"))
     }
 
     /// The checks a request passes before the model runs: the guardrails and languages on the
-    /// prompt, the schema's resolution, and the model's capabilities for a schema and tools.
-    private func check(prompt: String, schema: GenerationSchema?, tools: [Transcript.ToolDefinition]) throws {
+    /// prompt, the schema's resolution, and the model's capabilities for a schema, tools and a
+    /// reasoning level.
+    private func check(
+        prompt: String, schema: GenerationSchema?, tools: [Transcript.ToolDefinition], reasoningLevel: ContextOptions.ReasoningLevel? = nil
+    ) throws {
         guard guardrails.check(prompt) else {
             throw GenerationError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
         }
@@ -259,6 +295,11 @@ public final class LanguageModelSession: @unchecked Sendable {
         if !tools.isEmpty && !capabilities.contains(.toolCalling) {
             throw LanguageModelError.unsupportedCapability(.init(
                 capability: .toolCalling, debugDescription: "the session has tools; the model does not declare tool calling"))
+        }
+        if let reasoningLevel, !capabilities.contains(.reasoning) {
+            throw LanguageModelError.unsupportedCapability(.init(
+                capability: .reasoning,
+                debugDescription: "the request asks for reasoning level \(reasoningLevel); the model does not declare reasoning"))
         }
     }
 

@@ -14,6 +14,12 @@ extension LanguageModelSession {
             public var content: Content.PartiallyGenerated
             /// The content so far as generated content.
             public var rawContent: GeneratedContent
+            /// How many tokens the response has taken so far. While the model streams, the
+            /// output count is the executor's count of the fragments received (Pocket's engine
+            /// counts one per fragment, a lower bound); the input counts appear when the
+            /// executor reports them (Pocket's engine: when the round ends). The complete
+            /// figures are the response's ``Response/usage``.
+            public var usage: Usage
         }
 
         private let snapshots: AsyncThrowingStream<Snapshot, any Error>
@@ -24,8 +30,12 @@ extension LanguageModelSession {
         /// without it was cancelled.
         private let completed: Completion
 
-        init(session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions) {
+        init(
+            session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
+            contextOptions: ContextOptions = ContextOptions(), metadata: [String: any ConvertibleToGeneratedContent] = [:]
+        ) {
             let (stream, continuation) = AsyncThrowingStream<Snapshot, any Error>.makeStream()
+            let metadata = metadata.mapValues(\.generatedContent)
             snapshots = stream
             self.session = session
             let ticket = session.makeTicket()
@@ -37,8 +47,9 @@ extension LanguageModelSession {
                 do {
                     let outcome = try await session.run(
                         prompt: prompt, schema: schema, schemaName: String(describing: Content.self),
-                        includeSchemaInPrompt: includeSchemaInPrompt, options: options, ticket: ticket
-                    ) { text in
+                        includeSchemaInPrompt: includeSchemaInPrompt, options: options, contextOptions: contextOptions,
+                        metadata: metadata, ticket: ticket
+                    ) { text, usage in
                         let raw: GeneratedContent
                         if structured {
                             guard let partial = try? GeneratedContent(json: text) else { return }
@@ -47,14 +58,14 @@ extension LanguageModelSession {
                             raw = GeneratedContent(kind: .string(text))
                         }
                         guard let content = try? Content.PartiallyGenerated(raw) else { return }
-                        continuation.yield(Snapshot(content: content, rawContent: raw))
+                        continuation.yield(Snapshot(content: content, rawContent: raw, usage: usage))
                     }
                     let raw = structured ? try outcome.parsedStructure() : GeneratedContent(kind: .string(outcome.text))
                     let content: Content
                     do { content = try Content(raw) } catch {
                         throw GenerationError.decodingFailure(.init(debugDescription: "the response does not convert to \(Content.self): \(error)"))
                     }
-                    if structured { continuation.yield(Snapshot(content: content.asPartiallyGenerated(), rawContent: raw)) }
+                    if structured { continuation.yield(Snapshot(content: content.asPartiallyGenerated(), rawContent: raw, usage: outcome.usage)) }
                     completed.flag.store(true, ordering: .releasing)
                     continuation.finish()
                     return Unchecked(value: Response(content: content, rawContent: raw, transcriptEntries: outcome.entries[...], usage: outcome.usage))
@@ -222,5 +233,108 @@ extension LanguageModelSession {
         options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
     ) rethrows -> ResponseStream<Content> {
         streamResponse(to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    }
+
+    // MARK: With context options and metadata
+
+    /// Streams the text response to a prompt, with context options and metadata.
+    ///
+    /// ```swift
+    /// for try await snapshot in session.streamResponse(to: "Tell me a story.", contextOptions: ContextOptions()) {
+    ///     print(snapshot.content, snapshot.usage.output.totalTokenCount)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - prompt: The prompt.
+    ///   - options: Sampling and length settings.
+    ///   - contextOptions: How the model is prompted; a reasoning level needs a model with the
+    ///     ``LanguageModelCapabilities/Capability/reasoning`` capability (the stream throws
+    ///     ``LanguageModelError/unsupportedCapability(_:)`` otherwise).
+    ///   - metadata: Values attached to the request; the executor receives each as its JSON text.
+    public func streamResponse(
+        to prompt: Prompt, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) -> ResponseStream<String> {
+        ResponseStream(
+            session: self, prompt: prompt, schema: nil, includeSchemaInPrompt: false, options: options,
+            contextOptions: contextOptions, metadata: metadata)
+    }
+
+    /// Streams the text response to a prompt given as text, with context options and metadata.
+    public func streamResponse(
+        to prompt: String, options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) -> ResponseStream<String> {
+        streamResponse(to: Prompt(prompt), options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
+    /// Streams the text response to a prompt built by a closure, with context options and metadata.
+    public func streamResponse(
+        options: GenerationOptions = GenerationOptions(), contextOptions: ContextOptions = ContextOptions(),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:], @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> ResponseStream<String> {
+        streamResponse(to: try prompt(), options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
+    /// Streams content that follows `schema`, with context options and metadata.
+    public func streamResponse(
+        to prompt: Prompt, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) -> ResponseStream<GeneratedContent> {
+        ResponseStream(
+            session: self, prompt: prompt, schema: schema, includeSchemaInPrompt: Self.resolvedIncludeSchema(contextOptions, fallback: true),
+            options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
+    /// Streams content that follows `schema`, for a prompt given as text, with context options
+    /// and metadata.
+    public func streamResponse(
+        to prompt: String, schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) -> ResponseStream<GeneratedContent> {
+        streamResponse(to: Prompt(prompt), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
+    /// Streams content that follows `schema`, for a prompt built by a closure, with context
+    /// options and metadata.
+    public func streamResponse(
+        schema: GenerationSchema, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:], @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> ResponseStream<GeneratedContent> {
+        streamResponse(to: try prompt(), schema: schema, options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
+    /// Streams a value of `type` as partially generated snapshots, with context options and metadata.
+    public func streamResponse<Content: Generable>(
+        to prompt: Prompt, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) -> ResponseStream<Content> {
+        ResponseStream(
+            session: self, prompt: prompt, schema: type == String.self ? nil : type.generationSchema,
+            includeSchemaInPrompt: Self.resolvedIncludeSchema(contextOptions, fallback: true), options: options,
+            contextOptions: contextOptions, metadata: metadata)
+    }
+
+    /// Streams a value of `type`, for a prompt given as text, with context options and metadata.
+    public func streamResponse<Content: Generable>(
+        to prompt: String, generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) -> ResponseStream<Content> {
+        streamResponse(to: Prompt(prompt), generating: type, options: options, contextOptions: contextOptions, metadata: metadata)
+    }
+
+    /// Streams a value of `type`, for a prompt built by a closure, with context options and metadata.
+    public func streamResponse<Content: Generable>(
+        generating type: Content.Type = Content.self, options: GenerationOptions = GenerationOptions(),
+        contextOptions: ContextOptions = ContextOptions(includeSchemaInPrompt: true),
+        metadata: [String: any ConvertibleToGeneratedContent] = [:], @PromptBuilder prompt: () throws -> Prompt
+    ) rethrows -> ResponseStream<Content> {
+        streamResponse(to: try prompt(), generating: type, options: options, contextOptions: contextOptions, metadata: metadata)
     }
 }

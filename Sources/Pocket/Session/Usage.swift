@@ -1,6 +1,11 @@
 import Foundation
 
-/// Token counts and timings of a request (a Pocket addition).
+/// Token counts and timings of one generation as Pocket's engine measures them (a Pocket
+/// addition).
+///
+/// Sessions report ``LanguageModelSession/Usage`` (Apple's type, which carries these figures
+/// too); this type is the engine's own record, kept public for code written against
+/// earlier versions of Pocket.
 public struct Usage: Sendable, Equatable, CustomStringConvertible {
     /// Tokens of the conversation that were evaluated for this request.
     public var inputTokens = 0
