@@ -37,6 +37,27 @@ struct DefaultModelSessionTests {
         #expect(next.content.contains("Paris"), "\(next.content)")
     }
 
+    /// `ToolCallingMode` is enforced by the grammar: `.required` makes a greeting open with a
+    /// call, `.disallowed` answers a weather question without one.
+    @Test func toolCallingModesAreEnforced() async throws {
+        func calls(_ response: LanguageModelSession.Response<String>) -> Int {
+            response.transcriptEntries.filter { if case .toolCalls = $0 { return true } else { return false } }.count
+        }
+        var required = greedy(60)
+        required.toolCallingMode = .required
+        let greeting = try await LanguageModelSession(model: model, tools: [TemperatureTool()]).respond(to: "hi", options: required)
+        #expect(calls(greeting) >= 1, "\(greeting.transcriptEntries)")
+
+        let question = "What is the temperature in Tokyo?"
+        let allowed = try await LanguageModelSession(model: model, tools: [TemperatureTool()]).respond(to: question, options: greedy(60))
+        #expect(calls(allowed) >= 1, "the question calls the tool when calls are allowed: \(allowed.transcriptEntries)")
+        var disallowed = greedy(60)
+        disallowed.toolCallingMode = .disallowed
+        let answer = try await LanguageModelSession(model: model, tools: [TemperatureTool()]).respond(to: question, options: disallowed)
+        #expect(calls(answer) == 0, "\(answer.transcriptEntries)")
+        #expect(!answer.content.isEmpty && !answer.content.contains("<tool_call>"))
+    }
+
     @Test func aGreetingGetsAGreetingNotCode() async throws {
         // The template's default system prompt is rendered when there are no instructions.
         let response = try await LanguageModelSession(model: model).respond(to: "hi", options: greedy(24))

@@ -83,16 +83,19 @@ final class TransformerContext {
     private func rules(_ request: RenderedRequest, answerOnly: Bool) -> ReplyRouter.Rules {
         let tokenizer = model.tokenizer
         let nativeOpener = model.template.nativeTools.flatMap { tokenizer.specialToken($0.callOpener) }
-        let callsAllowed = !request.tools.isEmpty && request.allowsToolCalls && !answerOnly
+        let mode = request.options.toolCallingMode?.kind ?? .allowed
+        // A forced answer: tools are offered but the session asks for an answer (the model
+        // repeated a call, or opened an untagged one after a tool's output).
+        let forcedAnswer = !request.tools.isEmpty && (!request.allowsToolCalls || answerOnly)
+        let callsAllowed = !request.tools.isEmpty && !forcedAnswer && mode != .disallowed
         var rules = ReplyRouter.Rules(callOpener: rendering.callOpener, nativeOpener: nativeOpener, callsAllowed: callsAllowed)
+        rules.callsRequired = callsAllowed && mode == .required
         // The heuristics answer habits of small models with a native tool format.
         guard nativeOpener != nil else { return rules }
         rules.recognizesUntaggedCalls = heuristics.recognizesUntaggedCalls
         rules.restartsOnUntaggedCall = heuristics.answersInsteadOfUntaggedCallsAfterToolOutput
-            && request.messages.last?.role == .tool
-        // A reply that may not call although tools are offered (the model repeated a call, or
-        // opened an untagged one after a tool's output) is a forced answer.
-        if request.schema == nil && !request.tools.isEmpty && !callsAllowed {
+            && request.messages.last?.role == .tool && !rules.callsRequired
+        if request.schema == nil && forcedAnswer {
             if heuristics.bansCallTextInForcedAnswers { rules.bannedTokens = callTextTokens }
             if heuristics.groundsForcedAnswersInToolOutputs {
                 let outputs = request.messages.reversed().prefix { $0.role == .tool }.map(\.content)
