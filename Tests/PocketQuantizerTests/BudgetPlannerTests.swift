@@ -100,13 +100,13 @@ import Testing
         #expect(weighted < error / signal)
     }
 
-    @Test(.enabled(if: TestModel.isInstalled, "the default model is not installed"))
+    @Test(.enabled(if: SmolLM2.isInstalled, "SmolLM2, the small test model, is not installed (run Weights/fetch)"))
     func referenceMixIsLlamaQuantizesSizeForSmolLM2() {
         // Tensor bytes of `llama-quantize --allow-requantize SmolLM2-135M-Instruct.Q4_1.gguf OUT Q2_K`
         // (and Q3_K), summed from the files llama.cpp wrote.
-        #expect(ReferenceMix.byteCount(of: TestModel.file, target: .q2_k) == 86_416_128)
-        #expect(ReferenceMix.byteCount(of: TestModel.file, target: .q3_k) == 91_724_544)
-        #expect(ReferenceMix.byteCount(of: TestModel.file, target: .q4_0) == nil)
+        #expect(ReferenceMix.byteCount(of: SmolLM2.file, target: .q2_k) == 86_416_128)
+        #expect(ReferenceMix.byteCount(of: SmolLM2.file, target: .q3_k) == 91_724_544)
+        #expect(ReferenceMix.byteCount(of: SmolLM2.file, target: .q4_0) == nil)
     }
 
     @Test func referenceMixFollowsLlamaCppsRules() {

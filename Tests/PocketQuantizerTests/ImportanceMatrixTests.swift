@@ -51,12 +51,12 @@ import Testing
         #expect(result.tensor(named: "blk.0.ffn_up.weight")?.type == .q4_0)
     }
 
-    @Test(.enabled(if: TestModel.isInstalled, "the default model is not installed"))
+    @Test(.enabled(if: SmolLM2.isInstalled, "SmolLM2, the small test model, is not installed (run Weights/fetch)"))
     func collectsOneColumnVectorPerMatrixIndependentOfThreads() throws {
         var matrices: [ImportanceMatrix] = []
         for threads in [1, 2] {
-            let model = try Transformer(file: TestModel.file, contextLength: 128, pool: ThreadPool(threads: threads))
-            let tokens = TestModel.tokenizer.encode(try CalibrationText.default.text, parseSpecial: false)
+            let model = try Transformer(file: SmolLM2.file, contextLength: 128, pool: ThreadPool(threads: threads))
+            let tokens = SmolLM2.tokenizer.encode(try CalibrationText.default.text, parseSpecial: false)
             matrices.append(try ImportanceMatrix.collect(model: model, tokens: tokens, maxTokens: 160, chunkLength: 64))
         }
         #expect(matrices[0] == matrices[1])
@@ -69,9 +69,9 @@ import Testing
         #expect(matrix.columns["token_embd.weight"]?.count == 576)
         #expect(matrix.columns.values.allSatisfy { $0.allSatisfy { $0.isFinite && $0 >= 0 } && $0.contains { $0 > 0 } })
 
-        let model = try Transformer(file: TestModel.file, contextLength: 128)
+        let model = try Transformer(file: SmolLM2.file, contextLength: 128)
         #expect(throws: QuantizationError.calibrationTooShort(tokens: 2, minimum: ImportanceMatrix.minimumTokens)) {
-            try ImportanceMatrix.collect(model: model, tokens: TestModel.tokenizer.encode("Hello world", parseSpecial: false))
+            try ImportanceMatrix.collect(model: model, tokens: SmolLM2.tokenizer.encode("Hello world", parseSpecial: false))
         }
     }
 }

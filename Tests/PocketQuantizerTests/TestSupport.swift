@@ -2,14 +2,14 @@ import Foundation
 import PocketGGUF
 import PocketTokenizer
 
-/// The default model, for the tests that calibrate on it.
-enum TestModel {
+/// SmolLM2-135M-Instruct, the small test model, for the tests that calibrate on it.
+enum SmolLM2 {
     /// The package root, found from this file's location.
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// The default model installed by `Weights/fetch`.
+    /// The file `Weights/fetch` installs.
     static let url = packageRoot.appendingPathComponent("Weights/SmolLM2-135M-Instruct.Q4_1.gguf")
-    /// Whether the default model is installed (tests that need it are skipped otherwise).
+    /// Whether it is installed (tests that need it are skipped otherwise).
     static var isInstalled: Bool { FileManager.default.fileExists(atPath: url.path) }
     /// The model file, opened once for all tests.
     static let file: GGUFFile = try! GGUFFile(contentsOf: url)
