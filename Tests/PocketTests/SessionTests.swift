@@ -136,6 +136,18 @@ struct SessionTests {
         #expect(session.transcript.count == 2)
     }
 
+    /// `transcript` is settable (Apple's 27 API): the next request continues the new one.
+    @Test func settingTheTranscriptReplacesTheConversation() async throws {
+        let session = LanguageModelSession(model: model)
+        try await session.respond(to: "Hi", options: greedy(2))
+        #expect(session.transcript.count == 2)
+        session.transcript = Transcript(entries: [.instructions(.init(segments: [.text(.init(content: "Answer in French."))], toolDefinitions: []))])
+        #expect(session.transcript.count == 1)
+        let next = try await session.respond(to: "Hi", options: greedy(2))
+        #expect(session.transcript.count == 3)
+        #expect(Array(session.transcript.dropFirst()) == Array(next.transcriptEntries))
+    }
+
     @Test func promptThatDoesNotFitThrowsBeforeGenerating() async throws {
         let small = try SystemLanguageModel(contentsOf: smolLM2URL, contextSize: 64)
         #expect(small.contextSize == 64)

@@ -48,9 +48,20 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// The conversation so far.
+    ///
+    /// Setting it replaces the conversation the next request continues (the model's cache
+    /// keeps what the new transcript shares with the old one). A request running meanwhile adds
+    /// its entries to the new transcript when it completes.
     public var transcript: Transcript {
-        registrar.access(self, keyPath: \.transcript)
-        return state.withLock { $0.transcript }
+        get {
+            registrar.access(self, keyPath: \.transcript)
+            return state.withLock { $0.transcript }
+        }
+        set {
+            registrar.withMutation(of: self, keyPath: \.transcript) {
+                state.withLock { $0.transcript = newValue }
+            }
+        }
     }
 
     /// The usage of every response the session has produced, added up: it only grows.
