@@ -81,6 +81,8 @@ struct ReplyRouter {
     private var callText = ""
     /// Tokens to evaluate after the chosen one without choosing (the rest of an opener).
     private var forced: [Int] = []
+    /// Tokens accepted since answer text was last passed on (what that text is made of).
+    private var unreported = 0
 
     /// Starts a reply.
     ///
@@ -139,10 +141,11 @@ struct ReplyRouter {
         return sampler.sample(scores)
     }
 
-    /// Takes the chosen token (not a stop token): passes answer text on to `onText` and returns
-    /// the tokens to evaluate next, or `nil` when the reply is complete (its grammar allows
-    /// nothing more).
-    mutating func accept(_ token: Int, onText: (String) throws -> Void) throws -> [Int]? {
+    /// Takes the chosen token (not a stop token): passes answer text on to `onText` (with the
+    /// number of tokens it is made of) and returns the tokens to evaluate next, or `nil` when the
+    /// reply is complete (its grammar allows nothing more).
+    mutating func accept(_ token: Int, onText: (String, Int) throws -> Void) throws -> [Int]? {
+        unreported += 1
         let piece = detokenizer.append(token)
         // The opener's own text is not part of a call (a structured reply that chose it has
         // already switched).
@@ -159,11 +162,11 @@ struct ReplyRouter {
     /// - Parameter generatedTokens: The reply's length, for the error of a cut-off value.
     /// - Throws: ``TransformerContextError/decodingFailure(_:)`` when a structured value or a
     ///   call is incomplete.
-    mutating func finish(generatedTokens: Int, onText: (String) throws -> Void) throws -> (text: String, isToolCall: Bool) {
+    mutating func finish(generatedTokens: Int, onText: (String, Int) throws -> Void) throws -> (text: String, isToolCall: Bool) {
         try emit(detokenizer.finish(), onText: onText)
         if state == .undecided {
             state = .answer
-            try onText(text)
+            try pass(text, onText)
         }
         if let c = constrained, !c.canEnd {
             throw TransformerContextError.decodingFailure(
@@ -172,13 +175,19 @@ struct ReplyRouter {
         return state == .call ? (callText, true) : (text, false)
     }
 
+    /// Passes answer text on, with the tokens accepted since the last.
+    private mutating func pass(_ text: String, _ onText: (String, Int) throws -> Void) throws {
+        defer { unreported = 0 }
+        try onText(text, unreported)
+    }
+
     /// Adds decoded text to the reply, deciding an undecided one when its start allows.
-    private mutating func emit(_ piece: String, onText: (String) throws -> Void) throws {
+    private mutating func emit(_ piece: String, onText: (String, Int) throws -> Void) throws {
         guard !piece.isEmpty else { return }
         switch state {
         case .answer, .firstToken:
             text += piece
-            try onText(piece)
+            try pass(piece, onText)
         case .call:
             callText += piece
         case .undecided:
@@ -197,7 +206,7 @@ struct ReplyRouter {
                 try beginCall(after: call)
             } else if !rules.callOpener.hasPrefix(String(start)) && untagged == .no {
                 state = .answer
-                try onText(text)
+                try pass(text, onText)
             }
         }
     }

@@ -76,8 +76,8 @@ extension SystemLanguageModel {
                         debugDescription: "the request needs \(needed) tokens before the response; the context size is \(contextSize)"))
                 }
                 do {
-                    return try context.generate(rendered) { piece in
-                        channel.emit(.response(action: .appendText(piece)))
+                    return try context.generate(rendered) { piece, tokens in
+                        channel.emit(.response(action: .appendText(piece, tokenCount: tokens)))
                     }
                 } catch TransformerContextError.contextFull(let needed, let capacity) {
                     throw LanguageModelError.contextSizeExceeded(.init(

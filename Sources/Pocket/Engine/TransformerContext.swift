@@ -69,8 +69,9 @@ final class TransformerContext {
         }
     }
 
-    /// Generates the reply to `request`, passing answer text to `onText` as it is decoded.
-    func generate(_ request: RenderedRequest, onText: (String) throws -> Void) throws -> RenderedReply {
+    /// Generates the reply to `request`, passing answer text to `onText` as it is decoded, with
+    /// the number of tokens each piece is made of.
+    func generate(_ request: RenderedRequest, onText: (String, Int) throws -> Void) throws -> RenderedReply {
         do {
             return try generate(request, answerOnly: false, onText: onText)
         } catch is ReplyRouter.UntaggedCallAfterToolOutput {
@@ -105,7 +106,7 @@ final class TransformerContext {
         return rules
     }
 
-    private func generate(_ request: RenderedRequest, answerOnly: Bool, onText: (String) throws -> Void) throws -> RenderedReply {
+    private func generate(_ request: RenderedRequest, answerOnly: Bool, onText: (String, Int) throws -> Void) throws -> RenderedReply {
         let started = ContinuousClock.now
         let prompt = rendering.tokens(request, addGenerationPrompt: true)
         let (logits, reused) = try cache.extend(to: prompt, needsLogits: true)

@@ -27,6 +27,8 @@ import Testing
 
     /// What a scripted reply came to.
     struct Run {
+        /// The tokens each piece of answer text was reported to be made of, added up.
+        var reportedTokens = 0
         var text: String
         var isToolCall: Bool
         /// What reached the caller as answer text.
@@ -43,6 +45,7 @@ import Testing
             rules: rules, tokenizer: V.tokenizer, vocabulary: V.vocabulary, sampling: .greedy,
             answerGrammar: try answer.map { try CompiledGrammar($0) }, callGrammar: callGrammar)
         var shown = ""
+        var reported = 0
         var chosen: [Int] = []
         for target in script {
             var logits = [Float](repeating: 0, count: V.tokenizer.vocabularySize)
@@ -50,10 +53,10 @@ import Testing
             let token = try logits.withUnsafeMutableBufferPointer { try router.choose($0, generated: chosen.count) }
             chosen.append(token)
             if V.tokenizer.endOfGenerationTokens.contains(token) { break }
-            guard try router.accept(token, onText: { shown += $0 }) != nil else { break }
+            guard try router.accept(token, onText: { shown += $0; reported += $1 }) != nil else { break }
         }
-        let reply = try router.finish(generatedTokens: chosen.count, onText: { shown += $0 })
-        return Run(text: reply.text, isToolCall: reply.isToolCall, shown: shown, chosen: chosen)
+        let reply = try router.finish(generatedTokens: chosen.count, onText: { shown += $0; reported += $1 })
+        return Run(reportedTokens: reported, text: reply.text, isToolCall: reply.isToolCall, shown: shown, chosen: chosen)
     }
 
     /// The call's name and city, from its JSON.
@@ -98,10 +101,12 @@ import Testing
         #expect(!run.isToolCall)
         #expect(run.text == "Paris is sunny.")
         #expect(run.shown == run.text)
+        #expect(run.reportedTokens == 4, "every token of the answer is counted once (the stop token is not)")
     }
 
     @Test func jsonThatIsNotACallStaysAnAnswer() throws {
         let run = try Self.run(V.script(["{", "\n  ", "\"city\"", ":", "1", "}", "<|im_end|>"]), rules: Self.nativeRules())
+        #expect(run.reportedTokens == 6, "text held while undecided is counted when it is shown")
         #expect(!run.isToolCall)
         #expect(run.text == "{\n  \"city\":1}")
         #expect(run.shown == run.text)
@@ -177,7 +182,7 @@ import Testing
             callGrammar: { try CompiledGrammar(try rendering.callSchema(Self.tools), whitespace: TransformerContext.callWhitespace) })
         var logits = [Float](repeating: 0, count: V.tokenizer.vocabularySize)
         let first = try logits.withUnsafeMutableBufferPointer { try router.choose($0, generated: 0) }
-        let step = try #require(try router.accept(first, onText: { _ in Issue.record("no answer text") }))
+        let step = try #require(try router.accept(first, onText: { _, _ in Issue.record("no answer text") }))
         #expect(V.tokenizer.decode(step) == "<tool_call>", "the opener, its first token chosen and the rest forced")
         #expect(router.state == .call)
     }
