@@ -98,7 +98,7 @@ extension LanguageModelExecutorGenerationChannel {
     /// Snapshot of an entry's token totals.
     public struct Usage: Sendable, Equatable {
         /// Tokens of the input.
-        public struct Input: Sendable, Equatable {
+        public struct Input: Sendable, Hashable {
             /// All tokens of the input (the transcript as the model sees it).
             public var totalTokenCount: Int
             /// The part of ``totalTokenCount`` reused from a cache instead of evaluated.
@@ -112,7 +112,7 @@ extension LanguageModelExecutorGenerationChannel {
         }
 
         /// Tokens of the output.
-        public struct Output: Sendable, Equatable {
+        public struct Output: Sendable, Hashable {
             /// All tokens generated.
             public var totalTokenCount: Int
             /// The part of ``totalTokenCount`` spent reasoning.

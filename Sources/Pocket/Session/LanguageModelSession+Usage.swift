@@ -18,42 +18,14 @@ extension LanguageModelSession {
     /// Pocket adds the cache figures as ``inputTokens`` and ``cachedTokens``, and the timings
     /// ``timeToFirstToken`` and ``tokensPerSecond``.
     public struct Usage: Sendable, Equatable, CustomStringConvertible {
-        /// Counts of the transcript's tokens.
-        public struct Input: Sendable, Hashable {
-            /// All tokens of the transcript as the model read it.
-            public var totalTokenCount: Int
-            /// The part of ``totalTokenCount`` reused from a cache instead of evaluated.
-            public var cachedTokenCount: Int
+        /// Counts of the transcript's tokens: `totalTokenCount`, and the part of it reused from
+        /// a cache, `cachedTokenCount` (the executor channel's type, which executors report).
+        public typealias Input = LanguageModelExecutorGenerationChannel.Usage.Input
 
-            /// Creates input counts.
-            ///
-            /// - Parameters:
-            ///   - totalTokenCount: All tokens of the transcript.
-            ///   - cachedTokenCount: The part of them reused from a cache.
-            public init(totalTokenCount: Int, cachedTokenCount: Int) {
-                self.totalTokenCount = totalTokenCount
-                self.cachedTokenCount = cachedTokenCount
-            }
-        }
-
-        /// Counts of the generated tokens.
-        public struct Output: Sendable, Hashable {
-            /// All tokens generated (reasoning included).
-            public var totalTokenCount: Int
-            /// The part of ``totalTokenCount`` the model spent reasoning; 0 for a model without
-            /// the ``LanguageModelCapabilities/Capability/reasoning`` capability.
-            public var reasoningTokenCount: Int
-
-            /// Creates output counts.
-            ///
-            /// - Parameters:
-            ///   - totalTokenCount: All tokens generated.
-            ///   - reasoningTokenCount: The part of them spent reasoning.
-            public init(totalTokenCount: Int, reasoningTokenCount: Int) {
-                self.totalTokenCount = totalTokenCount
-                self.reasoningTokenCount = reasoningTokenCount
-            }
-        }
+        /// Counts of the generated tokens: `totalTokenCount`, and the part of it spent reasoning,
+        /// `reasoningTokenCount` (0 for a model without the ``LanguageModelCapabilities/Capability/reasoning``
+        /// capability; the executor channel's type).
+        public typealias Output = LanguageModelExecutorGenerationChannel.Usage.Output
 
         /// Counts of the transcript's tokens.
         public var input: Input
