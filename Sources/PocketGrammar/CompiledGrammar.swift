@@ -40,7 +40,7 @@ public final class CompiledGrammar: Sendable {
     let maximumWhitespace: Int32
 
     /// How much whitespace the output may contain outside strings.
-    public enum Whitespace: Sendable, Equatable {
+    public enum Whitespace: Sendable, Hashable {
         /// None: `{"a":1,"b":[2,3]}` (the default; fewest tokens).
         case compact
         /// Runs of at most `maximumRun` spaces, tabs or newlines between JSON tokens, so the

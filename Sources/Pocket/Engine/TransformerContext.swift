@@ -25,8 +25,7 @@ final class TransformerContext {
 
     private struct GrammarKey: Hashable {
         let schema: GrammarSchema
-        /// The longest whitespace run allowed (0: compact).
-        let whitespaceRun: Int
+        let whitespace: CompiledGrammar.Whitespace
     }
 
     /// Whitespace a call may have between its JSON tokens: whatever a model pretty-printing the
@@ -56,9 +55,7 @@ final class TransformerContext {
     ///   sampler cannot enforce it.
     private func grammar(_ schema: () throws -> GrammarSchema, whitespace: CompiledGrammar.Whitespace = .compact) throws -> CompiledGrammar {
         do {
-            var run = 0
-            if case .bounded(let maximumRun) = whitespace { run = maximumRun }
-            let key = GrammarKey(schema: try schema(), whitespaceRun: run)
+            let key = GrammarKey(schema: try schema(), whitespace: whitespace)
             if let grammar = grammars[key] { return grammar }
             let grammar = try CompiledGrammar(key.schema, whitespace: whitespace)
             grammars[key] = grammar

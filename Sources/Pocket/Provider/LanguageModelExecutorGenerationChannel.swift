@@ -184,7 +184,7 @@ extension LanguageModelExecutorGenerationChannel {
     /// A response event's payload.
     public enum Response {
         /// What a response event does.
-        public enum Action: Sendable {
+        public enum Action: TextEntryAction {
             /// Appends text to the current text segment.
             case appendText(TextFragment)
             /// Replaces the current text segment.
@@ -193,45 +193,13 @@ extension LanguageModelExecutorGenerationChannel {
             case updateMetadata(Metadata)
             /// Sets the response's token totals.
             case updateUsage(Usage)
-
-            /// Appends `content` to the current text segment.
-            ///
-            /// - Parameters:
-            ///   - content: The new text.
-            ///   - segmentID: The segment, or `nil` for the current one.
-            ///   - tokenCount: How many tokens the text is (0 when not counted).
-            public static func appendText(_ content: String, segmentID: String? = nil, tokenCount: Int = 0) -> Action {
-                .appendText(TextFragment(content: content, segmentID: segmentID, tokenCount: tokenCount))
-            }
-
-            /// Replaces the current text segment with `content`.
-            public static func replaceTextSegment(_ content: String, segmentID: String? = nil, tokenCount: Int = 0) -> Action {
-                .replaceTextSegment(TextSegmentReplacement(content: content, segmentID: segmentID, tokenCount: tokenCount))
-            }
-
-            /// Merges `values` into the response's metadata.
-            public static func updateMetadata(_ values: [String: any Sendable & Codable & Equatable]) -> Action {
-                .updateMetadata(Metadata(values: values))
-            }
-
-            /// Sets the response's token totals.
-            ///
-            /// - Parameters:
-            ///   - input: Counts of the transcript's tokens.
-            ///   - output: Counts of the generated tokens.
-            ///   - metadata: Further usage figures, keyed by name.
-            public static func updateUsage(
-                input: Usage.Input, output: Usage.Output, metadata: [String: any ConvertibleToGeneratedContent] = [:]
-            ) -> Action {
-                .updateUsage(Usage(input: input, output: output, metadata: metadata))
-            }
         }
     }
 
     /// A reasoning event's payload.
     public enum Reasoning {
         /// What a reasoning event does.
-        public enum Action: Sendable {
+        public enum Action: TextEntryAction {
             /// Appends text to the current reasoning segment.
             case appendText(TextFragment)
             /// Replaces the current reasoning segment.
@@ -243,26 +211,6 @@ extension LanguageModelExecutorGenerationChannel {
             /// Sets the reasoning entry's token totals.
             case updateUsage(Usage)
 
-            /// Appends `text` to the current reasoning segment.
-            ///
-            /// - Parameters:
-            ///   - text: The new reasoning text.
-            ///   - segmentID: The segment, or `nil` for the current one.
-            ///   - tokenCount: How many tokens the text is.
-            public static func appendText(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
-                .appendText(TextFragment(content: text, segmentID: segmentID, tokenCount: tokenCount))
-            }
-
-            /// Replaces the current reasoning segment with `text`.
-            ///
-            /// - Parameters:
-            ///   - text: The segment's whole new text.
-            ///   - segmentID: The segment, or `nil` for the current one.
-            ///   - tokenCount: How many tokens the text is.
-            public static func replaceTextSegment(_ text: String, segmentID: String? = nil, tokenCount: Int) -> Action {
-                .replaceTextSegment(TextSegmentReplacement(content: text, segmentID: segmentID, tokenCount: tokenCount))
-            }
-
             /// Replaces the reasoning entry's signature.
             ///
             /// - Parameters:
@@ -271,25 +219,20 @@ extension LanguageModelExecutorGenerationChannel {
             public static func updateSignature(_ signature: Data, tokenCount: Int) -> Action {
                 .updateSignature(ReasoningSignature(signature: signature, tokenCount: tokenCount))
             }
-
-            /// Merges `values` into the reasoning entry's metadata.
-            public static func updateMetadata(_ values: [String: any Sendable & Codable & Equatable]) -> Action {
-                .updateMetadata(Metadata(values: values))
-            }
-
-            /// Sets the reasoning entry's token totals.
-            ///
-            /// - Parameters:
-            ///   - input: Counts of the transcript's tokens.
-            ///   - output: Counts of the generated tokens (``Usage/Output/reasoningTokenCount``
-            ///     is the reasoning's part).
-            ///   - metadata: Further usage figures, keyed by name.
-            public static func updateUsage(
-                input: Usage.Input, output: Usage.Output, metadata: [String: any ConvertibleToGeneratedContent] = [:]
-            ) -> Action {
-                .updateUsage(Usage(input: input, output: output, metadata: metadata))
-            }
         }
+    }
+
+    /// The actions a response and a reasoning entry have in common (text, metadata, usage): their
+    /// builders are written once, here.
+    public protocol TextEntryAction: Sendable {
+        /// Appends a fragment to the current text segment.
+        static func appendText(_ fragment: TextFragment) -> Self
+        /// Replaces the current text segment.
+        static func replaceTextSegment(_ replacement: TextSegmentReplacement) -> Self
+        /// Merges values into the entry's metadata.
+        static func updateMetadata(_ metadata: Metadata) -> Self
+        /// Sets the entry's token totals.
+        static func updateUsage(_ usage: Usage) -> Self
     }
 
     /// A tool-call event's payload.
@@ -363,5 +306,41 @@ extension LanguageModelExecutorGenerationChannel {
                 public var tokenCount: Int
             }
         }
+    }
+}
+
+extension LanguageModelExecutorGenerationChannel.TextEntryAction {
+    /// Appends `content` to the current text segment.
+    ///
+    /// - Parameters:
+    ///   - content: The new text.
+    ///   - segmentID: The segment, or `nil` for the current one.
+    ///   - tokenCount: How many tokens the text is (0 when not counted).
+    public static func appendText(_ content: String, segmentID: String? = nil, tokenCount: Int = 0) -> Self {
+        .appendText(.init(content: content, segmentID: segmentID, tokenCount: tokenCount))
+    }
+
+    /// Replaces the current text segment with `content`.
+    public static func replaceTextSegment(_ content: String, segmentID: String? = nil, tokenCount: Int = 0) -> Self {
+        .replaceTextSegment(.init(content: content, segmentID: segmentID, tokenCount: tokenCount))
+    }
+
+    /// Merges `values` into the entry's metadata.
+    public static func updateMetadata(_ values: [String: any Sendable & Codable & Equatable]) -> Self {
+        .updateMetadata(.init(values: values))
+    }
+
+    /// Sets the entry's token totals.
+    ///
+    /// - Parameters:
+    ///   - input: Counts of the transcript's tokens.
+    ///   - output: Counts of the generated tokens (for reasoning,
+    ///     ``LanguageModelExecutorGenerationChannel/Usage/Output/reasoningTokenCount`` is its part).
+    ///   - metadata: Further usage figures, keyed by name.
+    public static func updateUsage(
+        input: LanguageModelExecutorGenerationChannel.Usage.Input, output: LanguageModelExecutorGenerationChannel.Usage.Output,
+        metadata: [String: any ConvertibleToGeneratedContent] = [:]
+    ) -> Self {
+        .updateUsage(.init(input: input, output: output, metadata: metadata))
     }
 }
