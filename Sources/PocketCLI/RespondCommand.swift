@@ -13,12 +13,16 @@ enum RespondCommand {
     static func run(_ argv: ArraySlice<String>) async throws {
         do {
             try await respond(argv)
+        } catch let error as LanguageModelError {
+            let what = error.errorDescription ?? ""
+            guard case .contextSizeExceeded = error else { throw CLIError.failure(what) }
+            throw CLIError.failure((what.hasSuffix(".") ? what : what + ".") + " Raise --context or lower -n.")
         } catch let error as LanguageModelSession.GenerationError {
-            if case .exceededContextWindowSize = error {
-                let what = error.errorDescription ?? ""
-                throw CLIError.failure((what.hasSuffix(".") ? what : what + ".") + " Raise --context or lower -n.")
-            }
             throw CLIError.failure(error.description)
+        } catch let error as SystemLanguageModel.Error {
+            throw CLIError.failure(error.errorDescription ?? error.debugDescription)
+        } catch let error as LanguageModelSession.Error {
+            throw CLIError.failure(error.errorDescription ?? error.debugDescription)
         }
     }
 

@@ -1,7 +1,7 @@
 import Pocket
 
 /// A long conversation eventually exceeds the context window. The session throws
-/// `exceededContextWindowSize` (the transcript is unchanged), and the app continues in a new
+/// `LanguageModelError.contextSizeExceeded` (the transcript is unchanged), and the app continues in a new
 /// session seeded with a condensed transcript: the instructions and the last exchange.
 enum ContextOverflowRecovery {
     static func run() async throws {
@@ -13,8 +13,8 @@ enum ContextOverflowRecovery {
             do {
                 let response = try await session.respond(to: "Continue the story (part \(turn)).", options: options)
                 print("turn \(turn): \(response.content.prefix(70))…")
-            } catch LanguageModelSession.GenerationError.exceededContextWindowSize(let context) {
-                print("turn \(turn): the context is full (\(context.debugDescription)); condensing the transcript")
+            } catch LanguageModelError.contextSizeExceeded(let info) {
+                print("turn \(turn): the context is full (\(info.tokenCount) of \(info.contextSize) tokens); condensing the transcript")
                 session = LanguageModelSession(model: model, transcript: condensed(session.transcript))
                 let response = try await session.respond(to: "Continue the story (part \(turn)).", options: options)
                 print("turn \(turn), new session: \(response.content.prefix(70))…")

@@ -121,7 +121,7 @@ struct SlowExecutor: LanguageModelExecutor {
         await #expect {
             try await LanguageModelSession(model: model).respond(to: "안녕하세요, 오늘 날씨가 어때요?", options: greedy(2))
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.unsupportedLanguageOrLocale = error else { return false }
+            guard case LanguageModelError.unsupportedLanguageOrLocale = error else { return false }
             return true
         }
     }

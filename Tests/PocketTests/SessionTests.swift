@@ -156,7 +156,7 @@ struct SessionTests {
         await #expect {
             try await session.respond(to: long, options: greedy(4))
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.exceededContextWindowSize = error else { return false }
+            guard case LanguageModelError.contextSizeExceeded = error else { return false }
             return true
         }
         #expect(session.transcript.isEmpty)
@@ -175,7 +175,7 @@ struct SessionTests {
         await #expect {
             try await session.respond(to: prompt, options: GenerationOptions(samplingMode: .greedy))
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.exceededContextWindowSize = error else { return false }
+            guard case LanguageModelError.contextSizeExceeded = error else { return false }
             return true
         }
         #expect(session.transcript.isEmpty)
@@ -190,7 +190,7 @@ struct SessionTests {
         await #expect {
             try await session.respond(to: "Hi", options: greedy(2))
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.concurrentRequests = error else { return false }
+            guard case LanguageModelSession.Error.concurrentRequests = error else { return false }
             return true
         }
         _ = try await first.value
@@ -225,7 +225,7 @@ struct SessionTests {
             await #expect {
                 try await session.respond(to: "Расскажи мне о кошках, пожалуйста", options: greedy(2))
             } throws: { error in
-                guard case LanguageModelSession.GenerationError.unsupportedLanguageOrLocale = error else { return false }
+                guard case LanguageModelError.unsupportedLanguageOrLocale = error else { return false }
                 return true
             }
         }
@@ -239,7 +239,7 @@ struct SessionTests {
         await #expect {
             try await session.respond(to: "a forbidden topic", options: greedy(2))
         } throws: { error in
-            guard case LanguageModelSession.GenerationError.guardrailViolation = error else { return false }
+            guard case LanguageModelError.guardrailViolation = error else { return false }
             return true
         }
     }

@@ -61,7 +61,7 @@ final class TransformerContext {
             grammars[key] = grammar
             return grammar
         } catch {
-            throw LanguageModelSession.GenerationError.unsupportedGuide(.init(
+            throw LanguageModelError.unsupportedGenerationGuide(.init(
                 debugDescription: "the schema cannot be enforced by the grammar sampler: \(error)"))
         }
     }

@@ -9,10 +9,9 @@ extension SystemLanguageModel {
     /// }
     /// ```
     ///
-    /// Pocket's sessions still report a missing model file as
-    /// ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` (the 26 SDK's error), which
-    /// code written for either SDK catches; this type is here so that code catching Apple's 27
-    /// error compiles.
+    /// Pocket's sessions throw it when the model file cannot be loaded, as Apple's do with the
+    /// 27 SDK (the 26 SDK's ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` is
+    /// no longer thrown).
     public enum Error: Swift.Error, LocalizedError, CustomDebugStringConvertible, Sendable {
         /// The model's assets (for Pocket: the GGUF file) are not available.
         case assetsUnavailable(AssetsUnavailable)
@@ -42,7 +41,18 @@ extension SystemLanguageModel {
             }
         }
 
-        /// What went wrong.
-        public var errorDescription: String? { debugDescription }
+        /// What went wrong, as a sentence, followed by the details.
+        public var errorDescription: String? {
+            switch self {
+            case .assetsUnavailable(let info): "The model is unavailable. \(info.debugDescription)"
+            }
+        }
+
+        /// How to get the model.
+        public var recoverySuggestion: String? {
+            switch self {
+            case .assetsUnavailable: "Run Weights/fetch in the Pocket checkout, set POCKET_MODEL, or load a file with SystemLanguageModel(contentsOf:)."
+            }
+        }
     }
 }

@@ -195,8 +195,7 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// A transformer with its own KV cache, for one conversation.
     ///
     /// - Throws: ``UnsupportedCPUError`` when this build of Pocket cannot run on this CPU;
-    ///   ``LanguageModelSession/GenerationError/assetsUnavailable(_:)`` when the file could not
-    ///   be loaded.
+    ///   ``SystemLanguageModel/Error/assetsUnavailable(_:)`` when the file could not be loaded.
     func makeTransformerContext() throws -> TransformerContext {
         let model: Loaded
         do {
@@ -204,7 +203,7 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
         } catch let error as UnsupportedCPUError {
             throw error
         } catch {
-            throw LanguageModelSession.GenerationError.assetsUnavailable(.init(
+            throw SystemLanguageModel.Error.assetsUnavailable(.init(
                 debugDescription: "\(url.path): \(error). \(Availability.UnavailableReason.modelNotReady)"))
         }
         return try TransformerContext(model: model, contextSize: contextSize, heuristics: toolCallHeuristics)

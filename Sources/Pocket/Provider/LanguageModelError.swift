@@ -229,6 +229,28 @@ public enum LanguageModelError: Error, LocalizedError, CustomDebugStringConverti
         }
     }
 
-    /// What went wrong.
-    public var errorDescription: String? { debugDescription }
+    /// What went wrong, as a sentence, followed by the details.
+    public var errorDescription: String? {
+        let (summary, details): (String, String) = switch self {
+        case .contextSizeExceeded(let info): ("The conversation exceeds the model's context window.", info.debugDescription)
+        case .rateLimited(let info): ("Too many requests.", info.debugDescription)
+        case .refusal(let info): ("The model refused the request.", info.debugDescription)
+        case .guardrailViolation(let info): ("The request was rejected by a guardrail.", info.debugDescription)
+        case .unsupportedCapability(let info): ("The model lacks a capability the request needs.", info.debugDescription)
+        case .unsupportedTranscriptContent(let info): ("The transcript has content the model cannot read.", info.debugDescription)
+        case .unsupportedGenerationGuide(let info): ("A generation guide is not supported.", info.debugDescription)
+        case .unsupportedLanguageOrLocale(let info): ("The language is not supported.", info.debugDescription)
+        case .timeout(let info): ("The request timed out.", info.debugDescription)
+        }
+        return details.isEmpty ? summary : "\(summary) \(details)"
+    }
+
+    /// How to avoid the failure, where there is a general answer.
+    public var recoverySuggestion: String? {
+        switch self {
+        case .contextSizeExceeded: "Start a new session with a shorter transcript, or ask for a shorter response."
+        case .unsupportedLanguageOrLocale: "Check SystemLanguageModel.supportedLanguages before sending a prompt."
+        default: nil
+        }
+    }
 }

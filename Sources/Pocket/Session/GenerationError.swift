@@ -1,11 +1,18 @@
 import Foundation
 
 extension LanguageModelSession {
-    /// Errors a session throws while generating.
+    /// Errors a session threw while generating with Apple's 26 SDK.
+    ///
+    /// As Apple's framework does for apps built with the 27 SDK, Pocket's sessions throw the
+    /// 27 types wherever they have a case: ``LanguageModelError`` (context size, guardrails,
+    /// unsupported guides and languages, refusals, rate limits), ``SystemLanguageModel/Error``
+    /// (missing model file) and ``LanguageModelSession/Error`` (concurrent requests, a
+    /// transcript replaced mid-request). Only ``decodingFailure(_:)``, which has no 27
+    /// counterpart, is still thrown; the other cases remain so that 26-era code compiles.
     ///
     /// `description` (and so `print(error)` and `"\(error)"`) is the readable message: the
     /// ``errorDescription`` followed by the ``recoverySuggestion``, never an enum dump.
-    public enum GenerationError: Error, LocalizedError, CustomStringConvertible, Sendable {
+    public enum GenerationError: Swift.Error, LocalizedError, CustomStringConvertible, Sendable {
         /// Context of an error.
         public struct Context: Sendable {
             /// What happened, for developers.
@@ -53,21 +60,27 @@ extension LanguageModelSession {
             }
         }
 
-        /// The conversation does not fit the context window.
+        /// The conversation does not fit the context window (27:
+        /// ``LanguageModelError/contextSizeExceeded(_:)``).
         case exceededContextWindowSize(Context)
-        /// The model's weights are not available.
+        /// The model's weights are not available (27:
+        /// ``SystemLanguageModel/Error/assetsUnavailable(_:)``).
         case assetsUnavailable(Context)
-        /// A guardrail rejected the prompt or the response.
+        /// A guardrail rejected the prompt or the response (27:
+        /// ``LanguageModelError/guardrailViolation(_:)``).
         case guardrailViolation(Context)
-        /// The schema uses a guide the engine cannot enforce.
+        /// The schema uses a guide the engine cannot enforce (27:
+        /// ``LanguageModelError/unsupportedGenerationGuide(_:)``).
         case unsupportedGuide(Context)
-        /// The prompt is in a language the model does not support.
+        /// The prompt is in a language the model does not support (27:
+        /// ``LanguageModelError/unsupportedLanguageOrLocale(_:)``).
         case unsupportedLanguageOrLocale(Context)
         /// The model's output could not be read as the requested type.
         case decodingFailure(Context)
         /// Too many requests (never thrown by Pocket, kept for source compatibility).
         case rateLimited(Context)
-        /// The session is already responding to another request.
+        /// The session is already responding to another request (27:
+        /// ``LanguageModelSession/Error/concurrentRequests``).
         case concurrentRequests(Context)
         /// The model refused the request.
         case refusal(Refusal, Context)

@@ -140,13 +140,9 @@ extension LanguageModelSession {
             guard let (text, usage) = collector.reply.withLock({ $0.apply(event) ? ($0.text, $0.streamingUsage) : nil }) else { return }
             callback.value(text, usage)
         }
-        do {
-            try await withTaskExecutorPreference(engine) {
-                try Task.checkCancellation()
-                try await self.executor().respond(request, channel)
-            }
-        } catch LanguageModelError.contextSizeExceeded(let info) {
-            throw GenerationError.exceededContextWindowSize(.init(debugDescription: info.debugDescription))
+        try await withTaskExecutorPreference(engine) {
+            try Task.checkCancellation()
+            try await self.executor().respond(request, channel)
         }
         return collector.reply.withLock { $0 }
     }

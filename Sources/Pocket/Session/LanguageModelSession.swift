@@ -36,6 +36,8 @@ public final class LanguageModelSession: @unchecked Sendable {
         var transcript: Transcript
         /// The usage of every response so far.
         var usage = Usage.zero
+        /// Whether ``transcript`` was set while the active request ran.
+        var transcriptReplaced = false
         /// The request holding the session, if any.
         var active: RequestTicket?
     }
@@ -50,8 +52,9 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// The conversation so far.
     ///
     /// Setting it replaces the conversation the next request continues (the model's cache
-    /// keeps what the new transcript shares with the old one). A request running meanwhile adds
-    /// its entries to the new transcript when it completes.
+    /// keeps what the new transcript shares with the old one). A request running meanwhile
+    /// fails with ``Error/transcriptMutationWhileResponding`` and adds nothing to the new
+    /// transcript.
     public var transcript: Transcript {
         get {
             registrar.access(self, keyPath: \.transcript)
@@ -59,7 +62,10 @@ public final class LanguageModelSession: @unchecked Sendable {
         }
         set {
             registrar.withMutation(of: self, keyPath: \.transcript) {
-                state.withLock { $0.transcript = newValue }
+                state.withLock { s in
+                    s.transcript = newValue
+                    if s.active != nil { s.transcriptReplaced = true }
+                }
             }
         }
     }
@@ -151,13 +157,11 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// Makes `ticket` the running request and returns the transcript it starts from.
     ///
     /// - Throws: `CancellationError` when the request was abandoned before it started;
-    ///   ``GenerationError/concurrentRequests(_:)`` when another request holds the session.
+    ///   ``Error/concurrentRequests`` when another request holds the session.
     private func begin(_ ticket: RequestTicket) throws -> Transcript {
         func check(_ s: State) throws {
             if ticket.abandoned.load(ordering: .relaxed) { throw CancellationError() }
-            guard s.active == nil else {
-                throw GenerationError.concurrentRequests(.init(debugDescription: "the session is already responding to a request"))
-            }
+            guard s.active == nil else { throw Error.concurrentRequests }
         }
         // A rejected request does not notify observers; the check is repeated under the
         // mutation in case another request started in between.
@@ -166,6 +170,7 @@ public final class LanguageModelSession: @unchecked Sendable {
             try state.withLock { s in
                 try check(s)
                 s.active = ticket
+                s.transcriptReplaced = false
                 return s.transcript
             }
         }
@@ -194,12 +199,13 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// Adds a finished request's entries to the transcript and its usage to the session's,
-    /// unless the request was abandoned.
+    /// unless the request was abandoned or the transcript was replaced while it ran.
     private func commit(_ entries: [Transcript.Entry], usage: Usage, for ticket: RequestTicket) throws {
         try registrar.withMutation(of: self, keyPath: \.usage) {
             try registrar.withMutation(of: self, keyPath: \.transcript) {
                 try state.withLock { s in
                     guard s.active === ticket else { throw CancellationError() }
+                    guard !s.transcriptReplaced else { throw Error.transcriptMutationWhileResponding }
                     s.transcript.entries += entries
                     s.usage.add(usage)
                 }
@@ -287,15 +293,15 @@ public final class LanguageModelSession: @unchecked Sendable {
         prompt: String, schema: GenerationSchema?, tools: [Transcript.ToolDefinition], reasoningLevel: ContextOptions.ReasoningLevel? = nil
     ) throws {
         guard guardrails.check(prompt) else {
-            throw GenerationError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
+            throw LanguageModelError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
         }
         if let model = model as? SystemLanguageModel, let language = LanguageDetection.unsupportedLanguage(of: prompt, supported: model.supportedLanguages) {
-            throw GenerationError.unsupportedLanguageOrLocale(.init(
+            throw LanguageModelError.unsupportedLanguageOrLocale(.init(
                 debugDescription: "the prompt appears to be in \(language), which the model does not list in general.languages"))
         }
         if let schema {
             do { _ = try schema.jsonSchemaString() } catch {
-                throw GenerationError.unsupportedGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
+                throw LanguageModelError.unsupportedGenerationGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
             }
         }
         let capabilities = model.capabilities
@@ -337,7 +343,7 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// value parsed once, here.
     private func response(_ text: String, schema: GenerationSchema?, schemaName: String?) throws -> (Transcript.Entry, GeneratedContent?) {
         guard guardrails.check(text) else {
-            throw GenerationError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
+            throw LanguageModelError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
         }
         let structure = try schema.map { _ in try Self.decode(text) }
         let segment: Transcript.Segment = structure.map { .structure(.init(schemaName: schemaName ?? "schema", content: $0)) }

@@ -22,8 +22,8 @@ extension LanguageModelSession {
             public var usage: Usage
         }
 
-        private let snapshots: AsyncThrowingStream<Snapshot, any Error>
-        private let task: Task<Unchecked<Response<Content>>, any Error>
+        private let snapshots: AsyncThrowingStream<Snapshot, any Swift.Error>
+        private let task: Task<Unchecked<Response<Content>>, any Swift.Error>
         private let session: LanguageModelSession
         private let ticket: LanguageModelSession.RequestTicket
         /// Set when the response is complete, before the stream finishes: a stream that ends
@@ -34,7 +34,7 @@ extension LanguageModelSession {
             session: LanguageModelSession, prompt: Prompt, schema: GenerationSchema?, includeSchemaInPrompt: Bool, options: GenerationOptions,
             contextOptions: ContextOptions = ContextOptions(), metadata: [String: any ConvertibleToGeneratedContent] = [:]
         ) {
-            let (stream, continuation) = AsyncThrowingStream<Snapshot, any Error>.makeStream()
+            let (stream, continuation) = AsyncThrowingStream<Snapshot, any Swift.Error>.makeStream()
             let metadata = metadata.mapValues(\.generatedContent)
             snapshots = stream
             self.session = session
@@ -93,7 +93,7 @@ extension LanguageModelSession {
         /// loop) cancels the generation and frees the session at once: a request made right
         /// after the loop is accepted.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Snapshot, any Error>.AsyncIterator
+            var base: AsyncThrowingStream<Snapshot, any Swift.Error>.AsyncIterator
             let watch: Watch
 
             /// The next snapshot, or `nil` when the response is complete.
@@ -119,13 +119,13 @@ extension LanguageModelSession {
         /// Cancels the generation and frees the session when the last copy of an unfinished
         /// iterator goes away.
         final class Watch: Sendable {
-            let task: Task<Unchecked<Response<Content>>, any Error>
+            let task: Task<Unchecked<Response<Content>>, any Swift.Error>
             let session: LanguageModelSession
             let ticket: LanguageModelSession.RequestTicket
             let completed: Completion
             let finished = Mutex(false)
 
-            init(task: Task<Unchecked<Response<Content>>, any Error>, session: LanguageModelSession,
+            init(task: Task<Unchecked<Response<Content>>, any Swift.Error>, session: LanguageModelSession,
                  ticket: LanguageModelSession.RequestTicket, completed: Completion) {
                 self.task = task
                 self.session = session

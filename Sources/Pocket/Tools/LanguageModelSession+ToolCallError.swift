@@ -6,18 +6,18 @@ extension LanguageModelSession {
     /// Nested in ``LanguageModelSession`` as in Apple's framework, so that
     /// `catch let error as LanguageModelSession.ToolCallError` compiles unchanged. The session
     /// throws it when a tool the model called throws; the transcript is left as it was.
-    public struct ToolCallError: Error, LocalizedError, @unchecked Sendable {
+    public struct ToolCallError: Swift.Error, LocalizedError, @unchecked Sendable {
         /// The tool.
         public var tool: any Tool
         /// The tool's error.
-        public var underlyingError: any Error
+        public var underlyingError: any Swift.Error
 
         /// Creates an error.
         ///
         /// - Parameters:
         ///   - tool: The tool that threw.
         ///   - underlyingError: What it threw.
-        public init(tool: any Tool, underlyingError: any Error) {
+        public init(tool: any Tool, underlyingError: any Swift.Error) {
             self.tool = tool
             self.underlyingError = underlyingError
         }

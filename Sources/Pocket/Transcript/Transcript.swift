@@ -415,12 +415,48 @@ public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
         public var assetIDs: [String]
         /// The content.
         public var segments: [Segment]
+        /// Metadata associated with generating the response: on Pocket's engine its timings
+        /// (time to first token, tokens per second), on a provider's executor what its
+        /// `updateMetadata` events carried.
+        public var metadata: [String: GeneratedContent]
 
         /// Creates a response entry.
         public init(id: String = UUID().uuidString, assetIDs: [String] = [], segments: [Segment]) {
             self.id = id
             self.assetIDs = assetIDs
             self.segments = segments
+            self.metadata = [:]
+        }
+
+        /// Creates a response entry with the metadata of its generation.
+        public init(id: String = UUID().uuidString, metadata: [String: any ConvertibleToGeneratedContent], segments: [Segment]) {
+            self.id = id
+            self.assetIDs = []
+            self.segments = segments
+            self.metadata = metadata.mapValues(\.generatedContent)
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, assetIDs, segments, metadata }
+
+        /// Decodes a response; transcripts saved before 27 have no metadata. Each value is
+        /// stored as JSON text.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            assetIDs = try c.decode([String].self, forKey: .assetIDs)
+            segments = try c.decode([Segment].self, forKey: .segments)
+            let json = try c.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
+            metadata = try json.mapValues { try GeneratedContent(json: $0) }
+        }
+
+        /// Encodes a response; metadata only when there is some, so older readers see the
+        /// shape they know.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(assetIDs, forKey: .assetIDs)
+            try c.encode(segments, forKey: .segments)
+            if !metadata.isEmpty { try c.encode(metadata.mapValues(\.jsonString), forKey: .metadata) }
         }
     }
 }
