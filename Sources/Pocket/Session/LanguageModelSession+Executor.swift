@@ -37,6 +37,9 @@ extension LanguageModelSession {
         var reported = Usage.zero
         /// Whether the executor sent `updateUsage`.
         var hasReportedUsage = false
+        /// The values of the round's `updateMetadata` events (later ones win): the response
+        /// entry's ``Transcript/Response/metadata``.
+        var metadata: [String: GeneratedContent] = [:]
         /// Output tokens counted from the fragments streamed so far: a fragment's `tokenCount`,
         /// or one for a non-empty fragment that does not count its tokens.
         var streamedTokens = 0
@@ -77,12 +80,22 @@ extension LanguageModelSession {
 
         /// Takes Pocket's timings from an `updateMetadata` event.
         private mutating func take(_ metadata: LanguageModelExecutorGenerationChannel.Metadata) {
+            for (key, value) in metadata.values {
+                if let content = Self.generatedContent(value) { self.metadata[key] = content }
+            }
             if let seconds = metadata.values[SystemLanguageModel.Executor.timeToFirstTokenKey] as? Double {
                 reported.timeToFirstToken = .nanoseconds(Int64(seconds * 1e9))
             }
             if let rate = metadata.values[SystemLanguageModel.Executor.tokensPerSecondKey] as? Double {
                 reported.tokensPerSecond = rate
             }
+        }
+
+        /// A metadata value as generated content: through its JSON encoding, or `nil` when it
+        /// has none.
+        static func generatedContent(_ value: any Sendable & Codable & Equatable) -> GeneratedContent? {
+            guard let data = try? JSONEncoder().encode(value) else { return nil }
+            return try? GeneratedContent(json: String(decoding: data, as: UTF8.self))
         }
 
         /// Applies one event. Returns whether the response text or the usage changed (what a

@@ -277,7 +277,7 @@ public final class LanguageModelSession: @unchecked Sendable {
                 newEntries += try await runTools(calls)
                 continue
             }
-            let (entry, structure) = try response(reply.text, schema: schema, schemaName: schemaName)
+            let (entry, structure) = try response(reply.text, schema: schema, schemaName: schemaName, metadata: reply.metadata)
             newEntries.append(entry)
             try commit(newEntries, usage: usage, for: ticket)
             return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage, reasoning: reply.reasoning)
@@ -341,14 +341,18 @@ public final class LanguageModelSession: @unchecked Sendable {
 
     /// The response entry of a reply that answers, after the guardrails; a structured reply's
     /// value parsed once, here.
-    private func response(_ text: String, schema: GenerationSchema?, schemaName: String?) throws -> (Transcript.Entry, GeneratedContent?) {
+    private func response(
+        _ text: String, schema: GenerationSchema?, schemaName: String?, metadata: [String: GeneratedContent]
+    ) throws -> (Transcript.Entry, GeneratedContent?) {
         guard guardrails.check(text) else {
             throw LanguageModelError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
         }
         let structure = try schema.map { _ in try Self.decode(text) }
         let segment: Transcript.Segment = structure.map { .structure(.init(schemaName: schemaName ?? "schema", content: $0)) }
             ?? .text(.init(content: text))
-        return (.response(.init(segments: [segment])), structure)
+        var entry = Transcript.Response(segments: [segment])
+        entry.metadata = metadata
+        return (.response(entry), structure)
     }
 
     /// The calls a request has answered so far: a model that repeats one is looping, and may

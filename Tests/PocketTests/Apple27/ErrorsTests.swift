@@ -88,6 +88,19 @@ import Testing
         #expect(back.metadata["tokensPerSecond"] == GeneratedContent(kind: .number(41.5)))
     }
 
+    /// Pocket's engine reports its timings as metadata; the response entry carries them.
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
+    func theEnginesTimingsAreTheResponseEntrysMetadata() async throws {
+        let session = LanguageModelSession(model: try #require(smolLM2Model))
+        let response = try await session.respond(to: "Say hello.", options: greedy(6))
+        guard case .response(let entry) = session.transcript.last else { Issue.record("no response entry"); return }
+        guard case .number(let rate) = entry.metadata[SystemLanguageModel.Executor.tokensPerSecondKey]?.kind,
+              case .number(let seconds) = entry.metadata[SystemLanguageModel.Executor.timeToFirstTokenKey]?.kind
+        else { Issue.record("no timing metadata: \(entry.metadata)"); return }
+        #expect(rate > 0 && seconds > 0)
+        #expect(abs(response.usage.tokensPerSecond - rate) < 1e-6)
+    }
+
     @Test func responsesSavedBefore27DecodeWithNoMetadata() throws {
         let plain = Transcript.Response(id: "r", assetIDs: ["a"], segments: [.text(.init(content: "Hi"))])
         let json = String(decoding: try JSONEncoder().encode(plain), as: UTF8.self)
