@@ -232,6 +232,8 @@ let package = Package(
         .testTarget(
             name: "PocketMacroKitTests", dependencies: ["PocketMacroKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PocketTests", dependencies: ["Pocket"], swiftSettings: kernelSettings),
+        // Code written for Apple's framework, importing `FoundationModels` only.
+        .testTarget(name: "FoundationModelsTests", dependencies: ["FoundationModels"]),
         // Runs the built `pocket` executable as a user would.
         .testTarget(name: "PocketCLITests", dependencies: ["PocketCLI"], swiftSettings: kernelSettings),
     ]

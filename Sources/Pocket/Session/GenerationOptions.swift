@@ -14,26 +14,33 @@ public struct GenerationOptions: Sendable, Equatable, Codable {
         let seed: UInt64?
 
         /// A sampling mode's strategy, as a value to switch over.
+        ///
+        /// One `random` case carries both random strategies (exactly one of `top` and
+        /// `probabilityThreshold` is set), as the fields of Apple's Python SDK do: two cases
+        /// named `random` with different labels could not be told apart in a `switch`.
         public enum Kind: Sendable, Hashable {
             /// The most likely token, always.
             case greedy
-            /// A token among the `k` most likely (top-k), with an optional seed.
-            case random(top: Int, seed: UInt64?)
-            /// A token among the most likely whose probabilities add up to the threshold
-            /// (top-p, nucleus sampling), with an optional seed.
-            case random(probabilityThreshold: Double, seed: UInt64?)
+            /// A token among the `top` most likely (top-k), or among the most likely whose
+            /// probabilities add up to `probabilityThreshold` (top-p, nucleus sampling), with
+            /// an optional seed.
+            case random(top: Int?, probabilityThreshold: Double?, seed: UInt64?)
         }
 
         /// The strategy this mode uses to choose each token.
         ///
         /// ```swift
-        /// if case .greedy = options.samplingMode?.kind { … }
+        /// switch options.samplingMode?.kind {
+        /// case .greedy: …
+        /// case .random(let top, let probabilityThreshold, let seed): …
+        /// case nil: …
+        /// }
         /// ```
         public var kind: Kind {
             switch mode {
             case .greedy: .greedy
-            case .top(let k): .random(top: k, seed: seed)
-            case .nucleus(let p): .random(probabilityThreshold: p, seed: seed)
+            case .top(let k): .random(top: k, probabilityThreshold: nil, seed: seed)
+            case .nucleus(let p): .random(top: nil, probabilityThreshold: p, seed: seed)
             }
         }
 

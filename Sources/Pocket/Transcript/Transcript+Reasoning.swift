@@ -3,10 +3,11 @@ import Foundation
 extension Transcript {
     /// The reasoning a model wrote before its answer, as in Apple's FoundationModels (27).
     ///
-    /// Pocket's own model does not reason separately from its answer, so Pocket never adds this
-    /// entry itself; it is here so that transcripts from providers that do (and transcripts saved
-    /// by them) can be built, stored and read back. When Pocket renders a conversation for its
-    /// model, reasoning entries are left out.
+    /// A session records what its model's executor streams as reasoning (the channel's
+    /// `reasoning` events) as this entry, before the calls or the response of that round; the
+    /// text never appears in the response's content. When Pocket renders a conversation for its
+    /// model, reasoning entries are left out (as reasoning templates drop earlier turns'
+    /// thinking).
     ///
     /// ```swift
     /// let reasoning = Transcript.Reasoning(segments: [.text(.init(content: "The user wants…"))])

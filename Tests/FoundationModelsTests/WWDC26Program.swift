@@ -1,0 +1,212 @@
+import Foundation
+import FoundationModels
+
+// An app written for Apple's FoundationModels 27 the way the WWDC26 sessions ("What's new in the
+// Foundation Models framework", "Build agentic app experiences with the Foundation Models
+// framework", "Bring an LLM provider to the Foundation Models framework") and Apple's
+// documentation write it. It imports `FoundationModels` only, as an app would: this file
+// compiling against Pocket's `FoundationModels` product is the point. `WWDC26ProgramTests`
+// runs it.
+
+// MARK: A provider (session 339)
+
+/// A model package's public type: a `LanguageModel` that names its executor's configuration.
+struct MyLanguageModel: LanguageModel {
+    typealias Executor = MyLanguageModelExecutor
+
+    var capabilities: LanguageModelCapabilities {
+        LanguageModelCapabilities([
+            .toolCalling,
+            .guidedGeneration,
+            .reasoning,
+        ])
+    }
+
+    var executorConfiguration: Executor.Configuration {
+        Executor.Configuration(modelID: "my-model-2026-06-08")
+    }
+}
+
+struct MyLanguageModelExecutor: LanguageModelExecutor {
+    typealias Model = MyLanguageModel
+
+    struct Configuration: Hashable, Sendable {
+        var modelID: String
+    }
+
+    let configuration: Configuration
+
+    init(configuration: Configuration) throws {
+        self.configuration = configuration
+    }
+
+    func respond(
+        to request: LanguageModelExecutorGenerationRequest,
+        model: MyLanguageModel,
+        streamingInto channel: LanguageModelExecutorGenerationChannel
+    ) async throws {
+        let entryID = UUID().uuidString
+
+        // Send model identification.
+        await channel.send(.response(entryID: entryID, action: .updateMetadata([
+            "modelID": configuration.modelID,
+            "requestID": request.id.uuidString,
+        ])))
+
+        // The request includes a sampling mode set to `greedy`, but this model only uses
+        // temperature: a temperature of 0 approximates it.
+        let temperature = request.generationOptions.samplingMode == .greedy ? 0 : (request.generationOptions.temperature ?? 1)
+
+        // Think first when the caller asked for reasoning.
+        if let level = request.contextOptions.reasoningLevel {
+            await channel.send(.reasoning(entryID: "reasoning-\(entryID)", action: .appendText("Thinking at level \(level).", tokenCount: 4)))
+            await channel.send(.reasoning(entryID: "reasoning-\(entryID)", action: .updateSignature(Data([0x2A]), tokenCount: 1)))
+        }
+
+        let words = ["Hello", "at", "temperature", "\(temperature)."]
+        for (index, word) in words.enumerated() {
+            try Task.checkCancellation()
+            await channel.send(.response(entryID: entryID, action: .appendText(index == 0 ? word : " " + word, tokenCount: 1)))
+        }
+
+        // Report the usage once the response is complete.
+        let reasoningTokens = request.contextOptions.reasoningLevel == nil ? 0 : 5
+        await channel.send(.response(
+            entryID: entryID,
+            action: .updateUsage(
+                input: .init(totalTokenCount: request.transcript.count, cachedTokenCount: 0),
+                output: .init(totalTokenCount: words.count + reasoningTokens, reasoningTokenCount: reasoningTokens)
+            )
+        ))
+    }
+}
+
+// MARK: Choosing a model (sessions 241 and 339)
+
+/// The cloud model when it is there, the on-device one otherwise.
+func preferredModel() -> any LanguageModel {
+    let cloud = PrivateCloudComputeLanguageModel()
+    switch cloud.availability {
+    case .available:
+        return cloud
+    case .unavailable(let reason):
+        print("Private Cloud Compute is unavailable: \(reason)")
+        return SystemLanguageModel.default
+    }
+}
+
+/// Whether the cloud quota allows another request.
+func canUseCloud() -> Bool {
+    let usage = PrivateCloudComputeLanguageModel().quotaUsage
+    if usage.isLimitReached {
+        if let resetDate = usage.resetDate { print("Quota resets at \(resetDate)") }
+        return false
+    }
+    return true
+}
+
+// MARK: Options, reasoning and usage (session 241)
+
+/// Asks with a reasoning level, request metadata and 27's options; returns the answer, the
+/// reasoning and the usage.
+func askWithReasoning(_ model: some LanguageModel) async throws -> (String, String?, LanguageModelSession.Usage) {
+    let session = LanguageModelSession(model: model)
+    let options = GenerationOptions(samplingMode: .greedy, temperature: nil, maximumResponseTokens: 64)
+    let response = try await session.respond(
+        to: "Plan a three-day trip to Kyoto.",
+        options: options,
+        contextOptions: ContextOptions(reasoningLevel: .light),
+        metadata: ["feature": "trip-planner"]
+    )
+    var reasoning: String?
+    for entry in session.transcript {
+        if case .reasoning(let thought) = entry {
+            reasoning = thought.segments.compactMap { segment -> String? in
+                if case .text(let text) = segment { return text.content }
+                return nil
+            }.joined()
+        }
+    }
+    print("input \(response.usage.input.totalTokenCount), output \(response.usage.output.totalTokenCount)")
+    return (response.content, reasoning, response.usage)
+}
+
+/// A sampling mode's kind, as a provider reads it.
+func describe(_ mode: GenerationOptions.SamplingMode) -> String {
+    switch mode.kind {
+    case .greedy: "greedy"
+    case .random(let top, let probabilityThreshold, let seed):
+        (top.map { "top-\($0)" } ?? "top-p \(probabilityThreshold ?? 1)") + " seed \(seed.map(String.init) ?? "none")"
+    }
+}
+
+/// Options that make the model call a tool, or forbid it.
+func toolOptions(mustCall: Bool) -> GenerationOptions {
+    GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 128, toolCallingMode: mustCall ? .required : .disallowed)
+}
+
+// MARK: Errors (27)
+
+/// What an app shows for each failure of the 27 SDK.
+func message(for error: any Error) -> String {
+    switch error {
+    case LanguageModelError.contextSizeExceeded(let info):
+        "The conversation is too long (\(info.tokenCount) of \(info.contextSize) tokens)."
+    case LanguageModelError.guardrailViolation:
+        "That request can't be answered."
+    case LanguageModelError.unsupportedCapability(let info):
+        "This model can't do that: \(info.debugDescription)"
+    case LanguageModelError.rateLimited(let info):
+        "Too many requests; try again \(info.resetDate.map { "after \($0)" } ?? "later")."
+    case LanguageModelError.refusal(let refusal):
+        "The model declined: \(refusal.debugDescription)"
+    case SystemLanguageModel.Error.assetsUnavailable:
+        "The model is still downloading."
+    case LanguageModelSession.Error.concurrentRequests:
+        "Wait for the current answer."
+    case LanguageModelSession.Error.transcriptMutationWhileResponding:
+        "The conversation changed; ask again."
+    case PrivateCloudComputeLanguageModel.Error.serviceUnavailable:
+        "The cloud model is unavailable."
+    default:
+        error.localizedDescription
+    }
+}
+
+// MARK: Images (session 241)
+
+@Generable
+struct Caption {
+    @Guide(description: "A one-sentence caption")
+    var text: String
+}
+
+/// A prompt with a labelled image.
+func captionPrompt(for imageURL: URL) -> Prompt {
+    Prompt {
+        "Write a caption for this photo:"
+        Attachment(imageURL: imageURL)
+            .label("photo-1")
+    }
+}
+
+// MARK: Transcripts (27)
+
+/// The metadata Pocket's or a provider's executor attached to each response.
+func responseMetadata(in transcript: Transcript) -> [[String: GeneratedContent]] {
+    transcript.compactMap { entry in
+        if case .response(let response) = entry { return response.metadata }
+        return nil
+    }
+}
+
+/// A saved transcript with a reasoning entry and a structured response, as 27 writes them.
+func sampleTranscript() -> Transcript {
+    Transcript(entries: [
+        .prompt(Transcript.Prompt(segments: [.text(Transcript.TextSegment(content: "Caption this."))])),
+        .reasoning(Transcript.Reasoning(id: "r1", metadata: [:], segments: [.text(Transcript.TextSegment(content: "A cat on a mat."))], signature: nil)),
+        .response(Transcript.Response(id: "a1", metadata: ["modelID": "my-model"], segments: [
+            .structure(Transcript.StructuredSegment(schemaName: "Caption", content: Caption(text: "A cat.").generatedContent)),
+        ])),
+    ])
+}

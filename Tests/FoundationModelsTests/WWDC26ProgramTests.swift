@@ -1,0 +1,49 @@
+import Foundation
+import FoundationModels
+import Testing
+
+/// The WWDC26-style program, run: what it computes on Pocket.
+@Suite struct WWDC26ProgramTests {
+    @Test func theProviderAnswersWithReasoningAndUsage() async throws {
+        let (answer, reasoning, usage) = try await askWithReasoning(MyLanguageModel())
+        #expect(answer == "Hello at temperature 0.0.")
+        #expect(reasoning == "Thinking at level light.")
+        #expect(usage.output.totalTokenCount == 9 && usage.output.reasoningTokenCount == 5)
+        #expect(usage.input.totalTokenCount == 1)
+    }
+
+    @Test func theAppFallsBackFromPrivateCloudCompute() {
+        #expect(preferredModel() is SystemLanguageModel)
+        #expect(canUseCloud())
+    }
+
+    @Test func modesAndErrorsReadAsTheAppExpects() async throws {
+        #expect(describe(.greedy) == "greedy")
+        #expect(describe(.random(probabilityThreshold: 0.9, seed: 7)) == "top-p 0.9 seed 7")
+        #expect(toolOptions(mustCall: true).toolCallingMode == .required)
+        #expect(message(for: LanguageModelSession.Error.concurrentRequests) == "Wait for the current answer.")
+        #expect(message(for: LanguageModelError.contextSizeExceeded(.init(contextSize: 4096, tokenCount: 5000, debugDescription: "")))
+            == "The conversation is too long (5000 of 4096 tokens).")
+        // The on-device model has no reasoning: a level is refused with Apple's error.
+        let session = LanguageModelSession(model: SystemLanguageModel(useCase: .general))
+        do {
+            _ = try await session.respond(to: "Hi", contextOptions: ContextOptions(reasoningLevel: .deep))
+            Issue.record("a reasoning level was accepted by a model without reasoning")
+        } catch {
+            #expect(message(for: error).hasPrefix("This model can't do that"))
+        }
+    }
+
+    @Test func transcriptsAndPromptsKeep27Shapes() async throws {
+        let transcript = sampleTranscript()
+        let decoded = try JSONDecoder().decode(Transcript.self, from: JSONEncoder().encode(transcript))
+        #expect(decoded == transcript)
+        #expect(responseMetadata(in: decoded) == [["modelID": GeneratedContent("my-model")]])
+
+        let session = LanguageModelSession(model: MyLanguageModel())
+        _ = try await session.respond(to: captionPrompt(for: URL(fileURLWithPath: "/tmp/cat.png")))
+        #expect(session.transcript.first?.description.contains("[image: photo-1]") == true)
+        guard case .response(let response) = session.transcript.last else { Issue.record("no response"); return }
+        #expect(response.metadata["modelID"] == GeneratedContent("my-model-2026-06-08"))
+    }
+}
