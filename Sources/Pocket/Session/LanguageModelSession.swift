@@ -264,6 +264,10 @@ public final class LanguageModelSession: @unchecked Sendable {
             let before = usage
             let reply = try await generate(request) { text, round in onText(text, before + round) }
             usage.add(reply.usage)
+            // The round's reasoning is an entry of its own, before its calls or response.
+            if !reply.reasoning.isEmpty || reply.reasoningSignature != nil {
+                newEntries.append(.reasoning(.init(segments: [.text(.init(content: reply.reasoning))], signature: reply.reasoningSignature)))
+            }
             if !reply.toolCalls.isEmpty {
                 let calls = try Self.transcriptCalls(reply.toolCalls)
                 guard loop.admit(calls) else { continue }

@@ -3,10 +3,11 @@ import Foundation
 extension Transcript {
     /// The reasoning a model wrote before its answer, as in Apple's FoundationModels (27).
     ///
-    /// Pocket's own model does not reason separately from its answer, so Pocket never adds this
-    /// entry itself; it is here so that transcripts from providers that do (and transcripts saved
-    /// by them) can be built, stored and read back. When Pocket renders a conversation for its
-    /// model, reasoning entries are left out.
+    /// A session adds one for each round in which the model reasoned before its calls or
+    /// response: a provider's reasoning events, or the thinking section of a `SystemLanguageModel`
+    /// whose chat template has one (Qwen3's `<think>…</think>`) when the request has a reasoning
+    /// level. Transcripts with reasoning can be built, stored and read back. When Pocket renders
+    /// a conversation for its model, reasoning entries are left out.
     ///
     /// ```swift
     /// let reasoning = Transcript.Reasoning(segments: [.text(.init(content: "The user wants…"))])

@@ -127,7 +127,16 @@ struct ReasoningModelExecutor: LanguageModelExecutor {
             to: "Hi", options: GenerationOptions(toolCallingMode: .disallowed),
             contextOptions: ContextOptions(reasoningLevel: .deep), metadata: ["user": "tester", "attempt": 2])
         #expect(response.content == "Hello there.")
-        #expect(!"\(session.transcript)".contains("greet back"))
+        #expect(!response.content.contains("greet back"))
+        // The reasoning is an entry of its own, before the response, never part of it.
+        let entries = Array(session.transcript)
+        guard entries.count == 3, case .reasoning(let reasoning) = entries[1], case .response(let answer) = entries[2] else {
+            Issue.record("expected prompt, reasoning, response: \(entries)")
+            return
+        }
+        #expect(reasoning.segments.text == "The user greets me. I greet back.")
+        #expect(reasoning.signature == Data([1, 2, 3]))
+        #expect(!answer.segments.text.contains("greet back"))
         #expect(response.usage.input == .init(totalTokenCount: 20, cachedTokenCount: 5))
         #expect(response.usage.output == .init(totalTokenCount: 11, reasoningTokenCount: 8))
         #expect(response.usage.metadata["provider"] == GeneratedContent("test"))
