@@ -75,8 +75,10 @@ final class TransformerContext {
         do {
             return try generate(request, answerOnly: false, onText: onText, onReasoning: onReasoning)
         } catch is ReplyRouter.UntaggedCallAfterToolOutput {
-            // Nothing of the answer was shown yet (the reply was undecided); answer instead.
-            return try generate(request, answerOnly: true, onText: onText, onReasoning: onReasoning)
+            // Nothing of the answer was shown yet (the reply was undecided); answer instead. The
+            // reasoning before the untagged call was shown: the retry's, the same request thought
+            // over, is not shown a second time.
+            return try generate(request, answerOnly: true, onText: onText, onReasoning: { _, _ in })
         }
     }
 
