@@ -52,6 +52,7 @@ import Testing
     /// What a scripted reply came to.
     struct Run {
         var text = ""
+        var isToolCall = false
         /// What reached the caller as answer text, and as reasoning.
         var shown = ""
         var reasoningShown = ""
@@ -71,7 +72,9 @@ import Testing
         var router = ReplyRouter(
             rules: rules, tokenizer: tokenizer, vocabulary: vocabulary, sampling: .greedy,
             answerGrammar: try answer.map { try CompiledGrammar($0) },
-            callGrammar: { throw TransformerContextError.decodingFailure("no calls in these tests") })
+            callGrammar: {
+                try CompiledGrammar(try ReplyRouterTests.rendering.callSchema(ReplyRouterTests.tools), whitespace: TransformerContext.callWhitespace)
+            })
         var run = Run()
         let onText: (String, Int) -> Void = { piece, _ in run.shown += piece }
         let onReasoning: (String, Int) -> Void = { piece, tokens in
@@ -90,6 +93,7 @@ import Testing
         do {
             let reply = try router.finish(generatedTokens: run.chosen.count, onText: onText, onReasoning: onReasoning)
             run.text = reply.text
+            run.isToolCall = reply.isToolCall
         } catch {
             run.error = error
         }
@@ -172,6 +176,47 @@ import Testing
         let held = try Self.run(Self.script(["Hmm", "</think>", "S"]), rules: Self.rules(), answer: schema)
         #expect(held.chosen.count == 5 && held.chosen[4] != Int(UInt8(ascii: "S")))
         #expect(held.text.isEmpty && held.error != nil, "an unfinished value is a decoding failure")
+    }
+
+    /// Rules of a reply that may call in Qwen's native format, after reasoning.
+    static func callRules() -> ReplyRouter.Rules {
+        var rules = ReplyRouter.Rules(callOpener: "<tool_call>", nativeOpener: special("<tool_call>"), callsAllowed: true)
+        rules.thinking = thinking(budget: 100)
+        return rules
+    }
+
+    @Test func aCallBeginsOnlyAfterTheSection() throws {
+        // The opener is banned while thinking: a scripted opener is not chosen there.
+        let inside = try Self.run(Self.script(["Hmm", "<tool_call>"]), rules: Self.callRules())
+        #expect(inside.chosen.count == 4 && inside.chosen[3] != Self.special("<tool_call>"))
+        // After the closer, the reply decides between answering and calling as without reasoning.
+        let script = Self.script(["Hmm", "</think>", "<tool_call>"] + ReplyRouterTests.prettyCall + ["</tool_call>"])
+        let run = try Self.run(script, rules: Self.callRules())
+        #expect(run.error == nil && run.isToolCall)
+        #expect(run.reasoning == "Hmm" && run.shown.isEmpty)
+        let call = try ReplyRouterTests.call(run.text)
+        #expect(call.name == "getWeather" && call.city == "Paris")
+    }
+
+    @Test func aRequiredCallOpensTheAnswerAfterTheSection() throws {
+        var rules = Self.callRules()
+        rules.callsRequired = true
+        // The model thinks as it likes; the answer's first token is the opener whatever it prefers.
+        let script = Self.script(["Hmm", "</think>", "X"] + ReplyRouterTests.prettyCall + ["</tool_call>"])
+        let run = try Self.run(script, rules: rules)
+        #expect(run.chosen.prefix(4) == Self.script(["Hmm", "</think>"])[...])
+        #expect(run.chosen[4] == Self.special("<tool_call>"))
+        #expect(run.reasoning == "Hmm" && run.isToolCall)
+        #expect(try ReplyRouterTests.call(run.text).city == "Paris")
+    }
+
+    @Test func firstTokenRulesApplyToTheAnswersFirstToken() throws {
+        var rules = Self.rules()
+        rules.firstTokens = Set(Self.script(["Paris"]))
+        // The reasoning is free; the answer's first token is the only one allowed.
+        let run = try Self.run(Self.script(["Hmm", "</think>", "X", " is", " sunny", "<|im_end|>"]), rules: rules)
+        #expect(run.reasoning == "Hmm")
+        #expect(run.text == "Paris is sunny")
     }
 
     @Test func aReplyCutOffWhileThinkingKeepsItsReasoning() throws {
