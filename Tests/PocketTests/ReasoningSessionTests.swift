@@ -91,6 +91,17 @@ struct ReasoningSessionTests {
         #expect(Self.reasoning(in: response.transcriptEntries).count == 1)
     }
 
+    @Test func aDeepLevelLeavesTheAnswerRoomInAShortResponse() async throws {
+        let session = LanguageModelSession(model: model)
+        // `.deep` is 4096 tokens; in a 40-token response the reasoning gets at most 20.
+        let response = try await session.respond(
+            to: "Pick a number between 1 and 9.", generating: Int.self, options: greedy(40),
+            contextOptions: ContextOptions(reasoningLevel: .deep))
+        let counted = response.usage.output.reasoningTokenCount
+        #expect(counted > 0 && counted <= 20, "\(counted)")
+        #expect(response.rawContent.jsonString == String(response.content))
+    }
+
     @Test func streamedSnapshotsNeverShowTheReasoning() async throws {
         let session = LanguageModelSession(model: model)
         let stream = session.streamResponse(
@@ -128,6 +139,14 @@ struct ReasoningSessionTests {
             let budget = ReasoningBudget(level: level, format: Self.switched)
             #expect(budget.thinks && budget.tokens == tokens, "\(level)")
         }
+    }
+
+    @Test func theAnswerKeepsHalfOfMaximumResponseTokens() {
+        let deep = ReasoningBudget(level: .deep, format: Self.switched)
+        #expect(deep.capped(byMaximumResponseTokens: nil).tokens == 4096)
+        #expect(deep.capped(byMaximumResponseTokens: 100).tokens == 50)
+        #expect(deep.capped(byMaximumResponseTokens: 1).tokens == 0)
+        #expect(ReasoningBudget(level: .custom("10"), format: Self.switched).capped(byMaximumResponseTokens: 100).tokens == 10)
     }
 
     @Test func noLevelIsTheModelsDefault() {

@@ -19,7 +19,8 @@ import PocketTokenizer
 /// without a requested level costs no reasoning tokens); a template without one (DeepSeek-R1,
 /// QwQ) always thinks, at the moderate budget. When the budget is spent (or the model ends its
 /// reply inside the section) the engine writes the closer itself and the model answers.
-/// Reasoning tokens count towards `maximumResponseTokens`.
+/// Reasoning tokens count towards `maximumResponseTokens`; with that option set, the budget is at
+/// most half of it, so that the answer keeps room (``capped(byMaximumResponseTokens:)``).
 struct ReasoningBudget: Equatable {
     /// Whether the reply opens with the thinking section.
     var thinks: Bool
@@ -39,6 +40,15 @@ struct ReasoningBudget: Equatable {
         }
         thinks = true
         tokens = Self.tokens(for: level)
+    }
+
+    /// The budget with room left for the answer: at most half of `maximum` response tokens
+    /// (unchanged when there is no maximum).
+    func capped(byMaximumResponseTokens maximum: Int?) -> ReasoningBudget {
+        guard let maximum else { return self }
+        var capped = self
+        capped.tokens = min(tokens, max(0, maximum / 2))
+        return capped
     }
 
     /// The budget of a level.

@@ -93,7 +93,8 @@ final class TransformerContext {
         let callsAllowed = !request.tools.isEmpty && !forcedAnswer && mode != .disallowed
         var rules = ReplyRouter.Rules(callOpener: rendering.callOpener, nativeOpener: nativeOpener, callsAllowed: callsAllowed)
         rules.callsRequired = callsAllowed && mode == .required
-        if let budget = rendering.reasoningBudget(request), budget.thinks, let format = model.template.thinking {
+        if let budget = rendering.reasoningBudget(request)?.capped(byMaximumResponseTokens: request.options.maximumResponseTokens),
+           budget.thinks, let format = model.template.thinking {
             rules.thinking = .init(
                 closer: format.closer,
                 closerTokens: tokenizer.specialToken(format.closer).map { [$0] } ?? tokenizer.encode(format.closer),
