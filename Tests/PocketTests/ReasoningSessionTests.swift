@@ -102,6 +102,26 @@ struct ReasoningSessionTests {
         #expect(response.rawContent.jsonString == String(response.content))
     }
 
+    @Test func aToolRoundsReasoningPrecedesItsCalls() async throws {
+        let session = LanguageModelSession(model: model, tools: [WeatherTool(overlap: Overlap())], instructions: "Use the tool.")
+        var options = greedy(80)
+        options.toolCallingMode = .required
+        let response = try await session.respond(
+            to: "What is the weather in Paris?", options: options, contextOptions: ContextOptions(reasoningLevel: .custom("8")))
+        let entries = Array(session.transcript)
+        let calls = entries.indices.filter { if case .toolCalls = entries[$0] { true } else { false } }
+        #expect(!calls.isEmpty, "a required call was made: \(entries)")
+        for index in calls {
+            guard case .reasoning(let reasoning) = entries[index - 1] else {
+                Issue.record("entry \(index - 1) before the calls is not reasoning: \(entries)")
+                continue
+            }
+            #expect(!reasoning.segments.text.contains("think>"))
+        }
+        #expect(!response.content.contains("think>") && !response.content.contains("tool_call"))
+        #expect(response.usage.output.reasoningTokenCount > 0)
+    }
+
     @Test func streamedSnapshotsNeverShowTheReasoning() async throws {
         let session = LanguageModelSession(model: model)
         let stream = session.streamResponse(
