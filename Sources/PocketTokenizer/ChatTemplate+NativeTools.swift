@@ -30,8 +30,10 @@ public struct NativeToolFormat: Sendable, Equatable {
     }
 
     /// Renders a ChatML conversation with tools in this format (the caller has already put the
-    /// default system prompt first when the template has one).
-    func segments(for messages: [ChatMessage], tools: [String], addGenerationPrompt: Bool, in template: ChatTemplate) -> [ChatTemplate.Segment] {
+    /// default system prompt first when the template has one), followed by `generationPrompt`.
+    func segments(
+        for messages: [ChatMessage], tools: [String], generationPrompt: [ChatTemplate.Segment], in template: ChatTemplate
+    ) -> [ChatTemplate.Segment] {
         var out: [ChatTemplate.Segment] = []
         var rest = messages[...]
         if !tools.isEmpty {
@@ -46,7 +48,8 @@ public struct NativeToolFormat: Sendable, Equatable {
         for (index, message) in all.enumerated() {
             switch message.role {
             case .assistant where !message.toolCalls.isEmpty:
-                out += [.special("<|im_start|>"), .text("assistant" + (message.content.isEmpty ? "" : "\n" + message.content))]
+                let content = template.thinking?.answer(in: message.content) ?? message.content
+                out += [.special("<|im_start|>"), .text("assistant" + (content.isEmpty ? "" : "\n" + content))]
                 for call in message.toolCalls {
                     out += [.text("\n"), .special(callOpener),
                             .text("\n{\"name\": \"\(call.name)\", \"arguments\": \(Self.spacedJSON(call.argumentsJSON))}\n"),
@@ -61,7 +64,7 @@ public struct NativeToolFormat: Sendable, Equatable {
                 out += template.segments(for: message)
             }
         }
-        if addGenerationPrompt { out += template.generationPrompt }
+        out += generationPrompt
         return out
     }
 

@@ -46,6 +46,10 @@ public struct ChatToolCall: Sendable, Equatable {
 /// Rendering produces ``Segment``s: the template's own markers, which are encoded as special
 /// tokens, and text, which is encoded with `parseSpecial: false`. A message containing
 /// `<|im_end|>` therefore cannot close its turn or forge another role.
+///
+/// A template with a thinking section (Qwen3's `<think>…</think>` and `enable_thinking`) has
+/// ``thinking``; the `thinking:` parameter of the rendering methods turns the section on or off
+/// in the generation prompt.
 public struct ChatTemplate: Sendable {
     /// The chat formats Pocket renders.
     public enum Style: String, Sendable {
@@ -77,6 +81,9 @@ public struct ChatTemplate: Sendable {
     /// The template's own tool-call format, when it has one (Qwen2.5's `<tool_call>` turns);
     /// `nil` when tools must be described in plain instructions.
     public let nativeTools: NativeToolFormat?
+    /// The template's thinking section, when it has one (Qwen3, QwQ, DeepSeek-R1); `nil` for a
+    /// model that does not reason separately from its answer.
+    public let thinking: ThinkingFormat?
 
     /// Recognizes the template of a model (`tokenizer.chat_template`).
     public init(gguf file: GGUFFile) {
@@ -90,6 +97,7 @@ public struct ChatTemplate: Sendable {
             warning = "the model has no chat template; using ChatML"
             defaultSystemPrompt = nil
             nativeTools = nil
+            thinking = nil
             return
         }
         if template.contains("<|im_start|>") {
@@ -107,6 +115,7 @@ public struct ChatTemplate: Sendable {
         }
         defaultSystemPrompt = Self.defaultSystemPrompt(in: template, style: style)
         nativeTools = style == .chatML ? NativeToolFormat(template: template) : nil
+        thinking = ThinkingFormat(template: template)
     }
 
     /// Finds a literal system turn that a template emits when the first message is not a
@@ -134,16 +143,21 @@ public struct ChatTemplate: Sendable {
 
     /// Renders `messages`, optionally followed by the opening of the assistant's reply.
     ///
-    /// - Parameter tools: Tool definitions as JSON objects (`{"type": "function", …}`), shown
-    ///   in the template's own format; only templates with ``nativeTools`` take them.
-    public func segments(for messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool) -> [Segment] {
+    /// - Parameters:
+    ///   - tools: Tool definitions as JSON objects (`{"type": "function", …}`), shown in the
+    ///     template's own format; only templates with ``nativeTools`` take them.
+    ///   - thinking: For a template with ``thinking``: whether the reply opens with the thinking
+    ///     section (`true`) or with an empty one (`false`); `nil` renders what the template
+    ///     renders without the switch. See ``generationPrompt(thinking:)``.
+    public func segments(for messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool, thinking: Bool? = nil) -> [Segment] {
         var out: [Segment] = []
         var messages = messages
         if let defaultSystemPrompt, messages.first?.role != .system {
             messages.insert(ChatMessage(role: .system, content: defaultSystemPrompt), at: 0)
         }
         if let nativeTools, style == .chatML {
-            return nativeTools.segments(for: messages, tools: tools, addGenerationPrompt: addGenerationPrompt, in: self)
+            return nativeTools.segments(
+                for: messages, tools: tools, generationPrompt: addGenerationPrompt ? generationPrompt(thinking: thinking) : [], in: self)
         }
         switch style {
         case .llama3: out.append(.special("<|begin_of_text|>"))
@@ -161,13 +175,16 @@ public struct ChatTemplate: Sendable {
         case .chatML: break
         }
         for message in messages { out += segments(for: message) }
-        if addGenerationPrompt { out += generationPrompt }
+        if addGenerationPrompt { out += generationPrompt(thinking: thinking) }
         return out
     }
 
-    /// One message, as it appears in the middle of a conversation.
+    /// One message, as it appears in the middle of a conversation (an assistant message without
+    /// its reasoning, for a template with ``thinking``).
     public func segments(for message: ChatMessage) -> [Segment] {
-        switch style {
+        var message = message
+        if message.role == .assistant, let thinking { message.content = thinking.answer(in: message.content) }
+        return switch style {
         case .chatML:
             [.special("<|im_start|>"), .text(message.role.rawValue + "\n" + message.content), .special("<|im_end|>"), .text("\n")]
         case .llama3:
@@ -188,6 +205,17 @@ public struct ChatTemplate: Sendable {
         }
     }
 
+    /// The opening of an assistant reply, with the thinking section as asked.
+    ///
+    /// - Parameter thinking: For a template with ``thinking``: `true` opens the section
+    ///   (`<think>\n`), `false` renders it empty and closed (`<think>\n\n</think>\n\n`, Qwen3's
+    ///   `enable_thinking=false`), `nil` renders what the template does without the switch.
+    ///   Ignored for a template without a thinking section.
+    public func generationPrompt(thinking: Bool?) -> [Segment] {
+        guard let format = self.thinking else { return generationPrompt }
+        return generationPrompt + format.generationPromptSuffix(thinking: thinking)
+    }
+
     /// What follows an assistant reply's content to close its turn (the part of
     /// ``segments(for:)`` after the content). A chat that keeps the generated tokens in its
     /// cache appends this, then the next messages.
@@ -200,8 +228,8 @@ public struct ChatTemplate: Sendable {
     }
 
     /// The conversation as one string (for display and logs).
-    public func render(_ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool) -> String {
-        segments(for: messages, tools: tools, addGenerationPrompt: addGenerationPrompt).map {
+    public func render(_ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool, thinking: Bool? = nil) -> String {
+        segments(for: messages, tools: tools, addGenerationPrompt: addGenerationPrompt, thinking: thinking).map {
             switch $0 {
             case .special(let s), .text(let s): s
             }
@@ -209,8 +237,10 @@ public struct ChatTemplate: Sendable {
     }
 
     /// Token ids of `messages`: markers as special tokens, all text without special parsing.
-    public func encode(_ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool, with tokenizer: Tokenizer) -> [Int] {
-        encode(segments(for: messages, tools: tools, addGenerationPrompt: addGenerationPrompt), with: tokenizer)
+    public func encode(
+        _ messages: [ChatMessage], tools: [String] = [], addGenerationPrompt: Bool, thinking: Bool? = nil, with tokenizer: Tokenizer
+    ) -> [Int] {
+        encode(segments(for: messages, tools: tools, addGenerationPrompt: addGenerationPrompt, thinking: thinking), with: tokenizer)
     }
 
     /// Token ids of rendered segments. Adjacent text segments are encoded together, as one

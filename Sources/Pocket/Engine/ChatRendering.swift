@@ -15,10 +15,19 @@ struct ChatRendering {
     /// The marker that opens a call in Pocket's own format.
     static let pocketMarker = "<tool_call>"
 
-    /// The token ids of `request`'s conversation, with the opening of the reply if asked.
+    /// The token ids of `request`'s conversation, with the opening of the reply if asked (and
+    /// for a template with a thinking section, the section open or empty as the request's
+    /// ``reasoningBudget(_:)`` says).
     func tokens(_ request: RenderedRequest, addGenerationPrompt: Bool) -> [Int] {
         let (messages, tools) = chatMessages(request)
-        return template.encode(messages, tools: tools, addGenerationPrompt: addGenerationPrompt, with: tokenizer)
+        return template.encode(
+            messages, tools: tools, addGenerationPrompt: addGenerationPrompt, thinking: reasoningBudget(request)?.thinks, with: tokenizer)
+    }
+
+    /// Whether `request`'s reply thinks, and for how long: `nil` for a template without a
+    /// thinking section (the reply never reasons).
+    func reasoningBudget(_ request: RenderedRequest) -> ReasoningBudget? {
+        template.thinking.map { ReasoningBudget(level: request.reasoningLevel, format: $0) }
     }
 
     /// The conversation as the template's messages, and the tool list for a native template.

@@ -69,6 +69,15 @@ package struct ConstrainedDecoding {
         return token
     }
 
+    /// Accepts text the grammar did not choose (the start of a value written in the same token
+    /// as what came before it); returns whether the grammar allows it, unchanged if not.
+    package mutating func accept(bytes: [UInt8]) -> Bool {
+        var trial = matcher
+        guard trial.accept(bytes: bytes) else { return false }
+        matcher = trial
+        return true
+    }
+
     /// Chooses the first token of a reply that is either a value of the grammar or the start
     /// of something else (`alternative`, such as a tool call's opener), using the caller's
     /// sampler; a token of the value is accepted into the grammar, `alternative` is not.

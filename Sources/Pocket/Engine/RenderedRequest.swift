@@ -56,17 +56,22 @@ struct RenderedRequest: Sendable {
     /// conversation (and the cache) but asks for an answer: the session sets it after a model
     /// repeated a call it already has the output of.
     var allowsToolCalls: Bool
+    /// How much the model reasons before it replies (``ReasoningBudget``); `nil` is the model's
+    /// default.
+    var reasoningLevel: ContextOptions.ReasoningLevel?
 
     /// Creates a request.
     init(
         messages: [RenderedMessage], options: GenerationOptions = GenerationOptions(),
-        schema: GenerationSchema? = nil, tools: [RenderedToolDefinition] = [], allowsToolCalls: Bool = true
+        schema: GenerationSchema? = nil, tools: [RenderedToolDefinition] = [], allowsToolCalls: Bool = true,
+        reasoningLevel: ContextOptions.ReasoningLevel? = nil
     ) {
         self.messages = messages
         self.options = options
         self.schema = schema
         self.tools = tools
         self.allowsToolCalls = allowsToolCalls
+        self.reasoningLevel = reasoningLevel
     }
 }
 
@@ -77,6 +82,11 @@ struct RenderedReply: Sendable {
     var text: String
     /// Whether the reply is a tool call.
     var isToolCall = false
+    /// The reasoning the model wrote in its template's thinking section before the reply
+    /// (never part of ``text``); empty for a reply that did not reason.
+    var reasoning = ""
+    /// The tokens of the thinking section (part of the usage's output tokens).
+    var reasoningTokens = 0
     /// Token counts and timings.
     var usage = Usage()
 }
@@ -94,7 +104,8 @@ extension RenderedRequest {
         }
         self.init(
             messages: Self.messages(from: request.transcript), options: request.generationOptions, schema: request.schema,
-            tools: request.enabledToolDefinitions.map(RenderedToolDefinition.init), allowsToolCalls: request.allowsToolCalls)
+            tools: request.enabledToolDefinitions.map(RenderedToolDefinition.init), allowsToolCalls: request.allowsToolCalls,
+            reasoningLevel: request.contextOptions.reasoningLevel)
     }
 
     /// The transcript as chat messages. User and tool text stays text: the model encodes it

@@ -11,12 +11,14 @@ extension SystemLanguageModel {
     /// arguments, the template's native tool-call format, and the repetition penalties.
     ///
     /// It streams into the channel:
+    /// - for a model whose chat template has a thinking section (Qwen3's `<think>…</think>`), the
+    ///   reasoning as `.reasoning(action: .appendText(…))` events, never as response text;
     /// - the answer's text as `appendText` actions;
     /// - a tool call as one `toolCall(id:name:action: .appendArguments(json))` action per call
     ///   (the arguments whole, as a JSON object), nothing else;
     /// - the token counts as `updateUsage`, and Pocket's timings as `updateMetadata` with
     ///   ``timeToFirstTokenKey`` and ``tokensPerSecondKey`` (seconds and tokens per second,
-    ///   as `Double`).
+    ///   as `Double`); the output's `reasoningTokenCount` is the thinking section's tokens.
     public final class Executor: LanguageModelExecutor, Sendable {
         /// What an executor is made from.
         public struct Configuration: Hashable, Sendable {
@@ -76,9 +78,10 @@ extension SystemLanguageModel {
                         debugDescription: "the request needs \(needed) tokens before the response; the context size is \(contextSize)"))
                 }
                 do {
-                    return try context.generate(rendered) { piece, tokens in
-                        channel.emit(.response(action: .appendText(piece, tokenCount: tokens)))
-                    }
+                    return try context.generate(
+                        rendered,
+                        onText: { piece, tokens in channel.emit(.response(action: .appendText(piece, tokenCount: tokens))) },
+                        onReasoning: { piece, tokens in channel.emit(.reasoning(action: .appendText(piece, tokenCount: tokens))) })
                 } catch TransformerContextError.contextFull(let needed, let capacity) {
                     throw LanguageModelError.contextSizeExceeded(.init(
                         contextSize: capacity, tokenCount: needed,
@@ -97,7 +100,7 @@ extension SystemLanguageModel {
             let seconds = usage.timeToFirstToken.seconds
             channel.emit(.response(action: .updateUsage(
                 input: .init(totalTokenCount: usage.inputTokens + usage.cachedTokens, cachedTokenCount: usage.cachedTokens),
-                output: .init(totalTokenCount: usage.outputTokens, reasoningTokenCount: 0))))
+                output: .init(totalTokenCount: usage.outputTokens, reasoningTokenCount: reply.reasoningTokens))))
             channel.emit(.response(action: .updateMetadata([
                 Self.timeToFirstTokenKey: seconds, Self.tokensPerSecondKey: usage.tokensPerSecond,
             ])))

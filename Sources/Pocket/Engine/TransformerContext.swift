@@ -66,14 +66,19 @@ final class TransformerContext {
         }
     }
 
-    /// Generates the reply to `request`, passing answer text to `onText` as it is decoded, with
-    /// the number of tokens each piece is made of.
-    func generate(_ request: RenderedRequest, onText: (String, Int) throws -> Void) throws -> RenderedReply {
+    /// Generates the reply to `request`, passing answer text to `onText` and the reasoning of a
+    /// template's thinking section to `onReasoning` as they are decoded, with the number of tokens
+    /// each piece is made of.
+    func generate(
+        _ request: RenderedRequest, onText: (String, Int) throws -> Void, onReasoning: (String, Int) throws -> Void = { _, _ in }
+    ) throws -> RenderedReply {
         do {
-            return try generate(request, answerOnly: false, onText: onText)
+            return try generate(request, answerOnly: false, onText: onText, onReasoning: onReasoning)
         } catch is ReplyRouter.UntaggedCallAfterToolOutput {
-            // Nothing was shown yet (the reply was undecided); answer instead.
-            return try generate(request, answerOnly: true, onText: onText)
+            // Nothing of the answer was shown yet (the reply was undecided); answer instead. The
+            // reasoning before the untagged call was shown: the retry's, the same request thought
+            // over, is not shown a second time.
+            return try generate(request, answerOnly: true, onText: onText, onReasoning: { _, _ in })
         }
     }
 
@@ -88,6 +93,13 @@ final class TransformerContext {
         let callsAllowed = !request.tools.isEmpty && !forcedAnswer && mode != .disallowed
         var rules = ReplyRouter.Rules(callOpener: rendering.callOpener, nativeOpener: nativeOpener, callsAllowed: callsAllowed)
         rules.callsRequired = callsAllowed && mode == .required
+        if let budget = rendering.reasoningBudget(request)?.capped(byMaximumResponseTokens: request.options.maximumResponseTokens),
+           budget.thinks, let format = model.template.thinking {
+            rules.thinking = .init(
+                closer: format.closer,
+                closerTokens: tokenizer.specialToken(format.closer).map { [$0] } ?? tokenizer.encode(format.closer),
+                separatorTokens: tokenizer.encode(format.separator), budget: budget.tokens)
+        }
         // The heuristics answer habits of small models with a native tool format.
         guard nativeOpener != nil else { return rules }
         rules.recognizesUntaggedCalls = heuristics.recognizesUntaggedCalls
@@ -103,7 +115,9 @@ final class TransformerContext {
         return rules
     }
 
-    private func generate(_ request: RenderedRequest, answerOnly: Bool, onText: (String, Int) throws -> Void) throws -> RenderedReply {
+    private func generate(
+        _ request: RenderedRequest, answerOnly: Bool, onText: (String, Int) throws -> Void, onReasoning: (String, Int) throws -> Void
+    ) throws -> RenderedReply {
         let started = ContinuousClock.now
         let prompt = rendering.tokens(request, addGenerationPrompt: true)
         let (logits, reused) = try cache.extend(to: prompt, needsLogits: true)
@@ -123,7 +137,7 @@ final class TransformerContext {
             stopTokens: model.tokenizer.endOfGenerationTokens, penalty: request.options.resolvedPenalty,
             choose: { buffer, generated in try router.choose(buffer, generated: generated.count) },
             next: { token in
-                guard let step = try router.accept(token, onText: onText) else { return .stop(.stoppedByCaller) }
+                guard let step = try router.accept(token, onText: onText, onReasoning: onReasoning) else { return .stop(.stoppedByCaller) }
                 guard cache.fits(step.count) else {
                     throw TransformerContextError.contextFull(needed: cache.transformer.position + step.count, capacity: cache.capacity)
                 }
@@ -133,7 +147,8 @@ final class TransformerContext {
         usage.outputTokens = statistics.generatedTokens
         usage.timeToFirstToken = .seconds(statistics.promptSeconds)
         usage.tokensPerSecond = statistics.generationTokensPerSecond
-        let reply = try router.finish(generatedTokens: statistics.generatedTokens, onText: onText)
-        return RenderedReply(text: reply.text, isToolCall: reply.isToolCall, usage: usage)
+        let reply = try router.finish(generatedTokens: statistics.generatedTokens, onText: onText, onReasoning: onReasoning)
+        return RenderedReply(
+            text: reply.text, isToolCall: reply.isToolCall, reasoning: router.reasoning, reasoningTokens: router.reasoningTokens, usage: usage)
     }
 }

@@ -8,7 +8,7 @@ import PocketTransformer
 ///
 /// ``default`` is found in this order: the file named by the `POCKET_MODEL` environment
 /// variable, then `Weights/Qwen2.5-Coder-0.5B-Instruct.gguf` in the Pocket package checkout
-/// this library was built from. Any other GGUF model loads with ``init(contentsOf:contextSize:useCase:guardrails:)``.
+/// this library was built from. Any other GGUF model loads with ``init(contentsOf:contextSize:useCase:guardrails:toolCallHeuristics:chatTemplate:)``.
 public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// What a model is used for.
     public struct UseCase: Sendable, Equatable {
@@ -99,7 +99,8 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// The model in `url`, loaded unless `checkCPU` (this build against this CPU; tests fake
     /// it) throws.
     init(url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default,
-         toolCallHeuristics: ToolCallHeuristics = .smallModels, checkCPU: () throws -> Void = { try CPUFeatures.checkSupported() }) {
+         toolCallHeuristics: ToolCallHeuristics = .smallModels, chatTemplate: String? = nil,
+         checkCPU: () throws -> Void = { try CPUFeatures.checkSupported() }) {
         self.url = url
         self.useCase = useCase
         self.guardrails = guardrails
@@ -110,7 +111,8 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
             try checkCPU()
             let file = try GGUFFile(contentsOf: url)
             let configuration = try ModelConfiguration(metadata: file.metadata)
-            return Loaded(file: file, tokenizer: try Tokenizer(gguf: file), template: ChatTemplate(gguf: file),
+            let template = chatTemplate.map { ChatTemplate(template: $0) } ?? ChatTemplate(gguf: file)
+            return Loaded(file: file, tokenizer: try Tokenizer(gguf: file), template: template,
                           trainedContext: configuration.trainedContextLength)
         }
     }
@@ -124,13 +126,21 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     ///   - guardrails: The guardrails.
     ///   - toolCallHeuristics: The rules for small models' tool use; ``ToolCallHeuristics/none``
     ///     for a model that follows its template's tool format.
+    ///   - chatTemplate: A chat template to use instead of the file's `tokenizer.chat_template`
+    ///     (like llama.cpp's `--chat-template`): Jinja template text, in which Pocket recognizes
+    ///     the format by its markers as it does the file's (``ChatTemplate/init(template:)``).
+    ///     A template with a thinking section (`<think>`, `</think>`, and for a switch
+    ///     `enable_thinking`) gives the model the ``LanguageModelCapabilities/Capability/reasoning``
+    ///     capability. `nil` uses the file's template.
     /// - Throws: ``UnsupportedCPUError`` when this build of Pocket needs CPU instructions this
     ///   machine lacks; the loading error when the file cannot be opened as a supported model.
     public convenience init(
         contentsOf url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default,
-        toolCallHeuristics: ToolCallHeuristics = .smallModels
+        toolCallHeuristics: ToolCallHeuristics = .smallModels, chatTemplate: String? = nil
     ) throws {
-        self.init(url: url, contextSize: contextSize, useCase: useCase, guardrails: guardrails, toolCallHeuristics: toolCallHeuristics)
+        self.init(
+            url: url, contextSize: contextSize, useCase: useCase, guardrails: guardrails, toolCallHeuristics: toolCallHeuristics,
+            chatTemplate: chatTemplate)
         _ = try loaded.get()
     }
 
@@ -181,10 +191,17 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
         return min(requestedContextSize, model.trainedContext)
     }
 
-    /// What the model can do: guided generation (a grammar constrains every token) and tool
-    /// calling (in the chat template's own format, or Pocket's).
+    /// What the model can do: guided generation (a grammar constrains every token), tool
+    /// calling (in the chat template's own format, or Pocket's), and reasoning when the chat
+    /// template has a thinking section (``ChatTemplate/thinking``: Qwen3's `<think>…</think>`).
+    ///
+    /// A request with a ``ContextOptions/reasoningLevel`` on a model without reasoning throws
+    /// ``LanguageModelError/unsupportedCapability(_:)``.
     public var capabilities: LanguageModelCapabilities {
-        LanguageModelCapabilities([.guidedGeneration, .toolCalling])
+        if case .success(let model) = loaded, model.template.thinking != nil {
+            return LanguageModelCapabilities([.guidedGeneration, .toolCalling, .reasoning])
+        }
+        return LanguageModelCapabilities([.guidedGeneration, .toolCalling])
     }
 
     /// What a session's executor is made from: the model file and the context size.

@@ -3,11 +3,11 @@ import Foundation
 extension Transcript {
     /// The reasoning a model wrote before its answer, as in Apple's FoundationModels (27).
     ///
-    /// A session records what its model's executor streams as reasoning (the channel's
-    /// `reasoning` events) as this entry, before the calls or the response of that round; the
-    /// text never appears in the response's content. When Pocket renders a conversation for its
-    /// model, reasoning entries are left out (as reasoning templates drop earlier turns'
-    /// thinking).
+    /// A session adds one for each round in which the model reasoned before its calls or
+    /// response: a provider's reasoning events, or the thinking section of a `SystemLanguageModel`
+    /// whose chat template has one (Qwen3's `<think>…</think>`) when the request has a reasoning
+    /// level. Transcripts with reasoning can be built, stored and read back. When Pocket renders
+    /// a conversation for its model, reasoning entries are left out.
     ///
     /// ```swift
     /// let reasoning = Transcript.Reasoning(segments: [.text(.init(content: "The user wants…"))])
