@@ -36,6 +36,8 @@ public final class LanguageModelSession: @unchecked Sendable {
         var transcript: Transcript
         /// The usage of every response so far.
         var usage = Usage.zero
+        /// Whether ``transcript`` was set while the active request ran.
+        var transcriptReplaced = false
         /// The request holding the session, if any.
         var active: RequestTicket?
     }
@@ -50,8 +52,9 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// The conversation so far.
     ///
     /// Setting it replaces the conversation the next request continues (the model's cache
-    /// keeps what the new transcript shares with the old one). A request running meanwhile adds
-    /// its entries to the new transcript when it completes.
+    /// keeps what the new transcript shares with the old one). A request running meanwhile
+    /// fails with ``Error/transcriptMutationWhileResponding`` and adds nothing to the new
+    /// transcript.
     public var transcript: Transcript {
         get {
             registrar.access(self, keyPath: \.transcript)
@@ -59,7 +62,10 @@ public final class LanguageModelSession: @unchecked Sendable {
         }
         set {
             registrar.withMutation(of: self, keyPath: \.transcript) {
-                state.withLock { $0.transcript = newValue }
+                state.withLock { s in
+                    s.transcript = newValue
+                    if s.active != nil { s.transcriptReplaced = true }
+                }
             }
         }
     }
@@ -151,13 +157,11 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// Makes `ticket` the running request and returns the transcript it starts from.
     ///
     /// - Throws: `CancellationError` when the request was abandoned before it started;
-    ///   ``GenerationError/concurrentRequests(_:)`` when another request holds the session.
+    ///   ``Error/concurrentRequests`` when another request holds the session.
     private func begin(_ ticket: RequestTicket) throws -> Transcript {
         func check(_ s: State) throws {
             if ticket.abandoned.load(ordering: .relaxed) { throw CancellationError() }
-            guard s.active == nil else {
-                throw GenerationError.concurrentRequests(.init(debugDescription: "the session is already responding to a request"))
-            }
+            guard s.active == nil else { throw Error.concurrentRequests }
         }
         // A rejected request does not notify observers; the check is repeated under the
         // mutation in case another request started in between.
@@ -166,6 +170,7 @@ public final class LanguageModelSession: @unchecked Sendable {
             try state.withLock { s in
                 try check(s)
                 s.active = ticket
+                s.transcriptReplaced = false
                 return s.transcript
             }
         }
@@ -194,12 +199,13 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// Adds a finished request's entries to the transcript and its usage to the session's,
-    /// unless the request was abandoned.
+    /// unless the request was abandoned or the transcript was replaced while it ran.
     private func commit(_ entries: [Transcript.Entry], usage: Usage, for ticket: RequestTicket) throws {
         try registrar.withMutation(of: self, keyPath: \.usage) {
             try registrar.withMutation(of: self, keyPath: \.transcript) {
                 try state.withLock { s in
                     guard s.active === ticket else { throw CancellationError() }
+                    guard !s.transcriptReplaced else { throw Error.transcriptMutationWhileResponding }
                     s.transcript.entries += entries
                     s.usage.add(usage)
                 }
@@ -264,9 +270,10 @@ public final class LanguageModelSession: @unchecked Sendable {
             let before = usage
             let reply = try await generate(request) { text, round in onText(text, before + round) }
             usage.add(reply.usage)
-            // The round's reasoning is an entry of its own, before its calls or response.
+            // A round's reasoning comes before what it led to: its calls or the response.
             if !reply.reasoning.isEmpty || reply.reasoningSignature != nil {
-                newEntries.append(.reasoning(.init(segments: [.text(.init(content: reply.reasoning))], signature: reply.reasoningSignature)))
+                newEntries.append(.reasoning(.init(
+                    segments: [.text(.init(content: reply.reasoning))], signature: reply.reasoningSignature)))
             }
             if !reply.toolCalls.isEmpty {
                 let calls = try Self.transcriptCalls(reply.toolCalls)
@@ -275,7 +282,7 @@ public final class LanguageModelSession: @unchecked Sendable {
                 newEntries += try await runTools(calls)
                 continue
             }
-            let (entry, structure) = try response(reply.text, schema: schema, schemaName: schemaName)
+            let (entry, structure) = try response(reply.text, schema: schema, schemaName: schemaName, metadata: reply.metadata)
             newEntries.append(entry)
             try commit(newEntries, usage: usage, for: ticket)
             return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage, reasoning: reply.reasoning)
@@ -291,15 +298,15 @@ public final class LanguageModelSession: @unchecked Sendable {
         prompt: String, schema: GenerationSchema?, tools: [Transcript.ToolDefinition], reasoningLevel: ContextOptions.ReasoningLevel? = nil
     ) throws {
         guard guardrails.check(prompt) else {
-            throw GenerationError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
+            throw LanguageModelError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
         }
         if let model = model as? SystemLanguageModel, let language = LanguageDetection.unsupportedLanguage(of: prompt, supported: model.supportedLanguages) {
-            throw GenerationError.unsupportedLanguageOrLocale(.init(
+            throw LanguageModelError.unsupportedLanguageOrLocale(.init(
                 debugDescription: "the prompt appears to be in \(language), which the model does not list in general.languages"))
         }
         if let schema {
             do { _ = try schema.jsonSchemaString() } catch {
-                throw GenerationError.unsupportedGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
+                throw LanguageModelError.unsupportedGenerationGuide(.init(debugDescription: "the schema cannot be resolved: \(error)"))
             }
         }
         let capabilities = model.capabilities
@@ -339,14 +346,18 @@ public final class LanguageModelSession: @unchecked Sendable {
 
     /// The response entry of a reply that answers, after the guardrails; a structured reply's
     /// value parsed once, here.
-    private func response(_ text: String, schema: GenerationSchema?, schemaName: String?) throws -> (Transcript.Entry, GeneratedContent?) {
+    private func response(
+        _ text: String, schema: GenerationSchema?, schemaName: String?, metadata: [String: GeneratedContent]
+    ) throws -> (Transcript.Entry, GeneratedContent?) {
         guard guardrails.check(text) else {
-            throw GenerationError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
+            throw LanguageModelError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
         }
         let structure = try schema.map { _ in try Self.decode(text) }
         let segment: Transcript.Segment = structure.map { .structure(.init(schemaName: schemaName ?? "schema", content: $0)) }
             ?? .text(.init(content: text))
-        return (.response(.init(segments: [segment])), structure)
+        var entry = Transcript.Response(segments: [segment])
+        entry.metadata = metadata
+        return (.response(entry), structure)
     }
 
     /// The calls a request has answered so far: a model that repeats one is looping, and may

@@ -65,8 +65,8 @@ struct ReasoningModelExecutor: LanguageModelExecutor {
         let required = GenerationOptions(samplingMode: .random(top: 40, seed: 7), toolCallingMode: .required)
         #expect(required.toolCallingMode == .required)
         #expect(required.toolCallingMode?.kind == .required)
-        #expect(required.samplingMode?.kind == .random(top: 40, seed: 7))
-        #expect(GenerationOptions.SamplingMode.random(probabilityThreshold: 0.9).kind == .random(probabilityThreshold: 0.9, seed: nil))
+        #expect(required.samplingMode?.kind == .random(top: 40, probabilityThreshold: nil, seed: 7))
+        #expect(GenerationOptions.SamplingMode.random(probabilityThreshold: 0.9).kind == .random(top: nil, probabilityThreshold: 0.9, seed: nil))
     }
 
     @Test func toolCallingModesAreDistinct() {
@@ -86,7 +86,7 @@ struct ReasoningModelExecutor: LanguageModelExecutor {
         var options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 8)
         #expect(options.samplingMode == .greedy && options.sampling == .greedy)
         options.sampling = .random(top: 3)
-        #expect(options.samplingMode?.kind == .random(top: 3, seed: nil))
+        #expect(options.samplingMode?.kind == .random(top: 3, probabilityThreshold: nil, seed: nil))
         let penalized = GenerationOptions(sampling: .greedy, repetitionPenalty: 1)
         #expect(penalized.samplingMode == .greedy && penalized.repetitionPenalty == 1)
     }
