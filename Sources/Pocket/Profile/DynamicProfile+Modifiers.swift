@@ -11,6 +11,12 @@ extension LanguageModelSession.DynamicProfile {
         modifier(SettingModifier { $0.model = model })
     }
 
+    /// Sets the sampling mode (a request's own `GenerationOptions.samplingMode`, when set,
+    /// takes precedence).
+    public func samplingMode(_ samplingMode: GenerationOptions.SamplingMode?) -> some LanguageModelSession.DynamicProfile {
+        modifier(SettingModifier { $0.samplingMode = samplingMode })
+    }
+
     /// Sets the model temperature (a request's own `GenerationOptions.temperature`, when set,
     /// takes precedence).
     public func temperature(_ temperature: Double?) -> some LanguageModelSession.DynamicProfile {
@@ -71,6 +77,40 @@ extension LanguageModelSession.DynamicProfile {
     ) -> some LanguageModelSession.DynamicProfile {
         let hook = ResolvedProfile.Hook(action: action)
         return modifier(SettingModifier { $0.onResponse.append(hook) })
+    }
+
+    /// Runs an action before the model is invoked for this dynamic profile.
+    ///
+    /// The action runs once per request, after the profile is evaluated and before the model's
+    /// first round. When it throws, the caller's `respond` or `response` propagates that error
+    /// and the model is not invoked.
+    public func onPrompt(
+        perform action: nonisolated(nonsending) sending @escaping () async throws -> Void
+    ) -> some LanguageModelSession.DynamicProfile {
+        let hook = ResolvedProfile.Hook(action: action)
+        return modifier(SettingModifier { $0.onPrompt.append(hook) })
+    }
+
+    /// Runs an action when this dynamic profile becomes active.
+    ///
+    /// A profile becomes active at the first request whose evaluation reaches it, and again at
+    /// the first request that reaches it after one that did not. Pocket tells profiles apart by
+    /// where they sit in the body: the custom profile types and `if`/`else` branches that lead
+    /// to them.
+    public func onActivate(
+        perform action: sending @escaping @isolated(any) () async -> Void
+    ) -> some LanguageModelSession.DynamicProfile {
+        let hook = ResolvedProfile.ActivationHook(action: action)
+        return modifier(SettingModifier { $0.onActivate.append(hook) })
+    }
+
+    /// Runs an action when this dynamic profile becomes inactive: at the first request whose
+    /// evaluation reaches another profile, before that profile's ``onActivate(perform:)``.
+    public func onDeactivate(
+        perform action: sending @escaping @isolated(any) () async -> Void
+    ) -> some LanguageModelSession.DynamicProfile {
+        let hook = ResolvedProfile.ActivationHook(action: action)
+        return modifier(SettingModifier { $0.onDeactivate.append(hook) })
     }
 
     /// Runs an action whenever a tool is called within this dynamic profile.

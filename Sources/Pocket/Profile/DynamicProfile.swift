@@ -77,11 +77,23 @@ struct ResolvedProfile {
         let transform: ([Transcript.Entry]) -> [Transcript.Entry]
     }
 
+    /// An activation hook (`onActivate`, `onDeactivate`), which cannot throw.
+    struct ActivationHook: @unchecked Sendable {
+        let action: () async -> Void
+    }
+
     /// The active profile's dynamic instructions (`nil` until a profile is reached).
     var instructions: AnyDynamicInstructions?
     /// How many profiles the evaluation reached.
     var profileCount = 0
+    /// Where the evaluation is in the body: the custom profile types it went through and the
+    /// branches it took.
+    var path: [String] = []
+    /// The active profile's identity: ``path`` where the evaluation reached it. A request whose
+    /// identity differs from the previous request's activates another profile.
+    var identity = ""
     var model: (any LanguageModel)?
+    var samplingMode: GenerationOptions.SamplingMode?
     var temperature: Double?
     var reasoningLevel: ContextOptions.ReasoningLevel?
     var maximumResponseTokens: Int?
@@ -90,6 +102,9 @@ struct ResolvedProfile {
     /// Applied in order (outermost first) to the history the model sees.
     var historyTransforms: [HistoryTransform] = []
     var onResponse: [Hook] = []
+    var onPrompt: [Hook] = []
+    var onActivate: [ActivationHook] = []
+    var onDeactivate: [ActivationHook] = []
     var onToolCall: [ToolCallHook] = []
     var onToolOutput: [Hook] = []
     var onReasoning: [Hook] = []
@@ -102,6 +117,7 @@ struct ResolvedProfile {
     /// `options` with the profile's values filling what the caller left `nil`.
     func generationOptions(over options: GenerationOptions) -> GenerationOptions {
         var options = options
+        options.samplingMode = options.samplingMode ?? samplingMode
         options.temperature = options.temperature ?? temperature
         options.maximumResponseTokens = options.maximumResponseTokens ?? maximumResponseTokens
         options.toolCallingMode = options.toolCallingMode ?? toolCallingMode
@@ -121,6 +137,9 @@ extension LanguageModelSession.DynamicProfile {
         if let primitive = self as? any PrimitiveDynamicProfile {
             try primitive.resolveProfile(into: &resolved)
         } else {
+            // A custom profile type is part of the identity of the profile it resolves to.
+            resolved.path.append(String(reflecting: Self.self))
+            defer { resolved.path.removeLast() }
             try body.resolveProfile(into: &resolved)
         }
     }

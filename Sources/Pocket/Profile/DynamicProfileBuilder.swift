@@ -56,9 +56,16 @@ extension LanguageModelSession {
         public var body: Never { preconditionFailure("ConditionalDynamicProfile is primitive; Pocket never asks for its body") }
 
         func resolveProfile(into resolved: inout ResolvedProfile) throws {
+            // The branch taken is part of the identity of the profile it resolves to.
             switch branch {
-            case .trueContent(let content): try content.resolveProfile(into: &resolved)
-            case .falseContent(let content): try content.resolveProfile(into: &resolved)
+            case .trueContent(let content):
+                resolved.path.append("true")
+                defer { resolved.path.removeLast() }
+                try content.resolveProfile(into: &resolved)
+            case .falseContent(let content):
+                resolved.path.append("false")
+                defer { resolved.path.removeLast() }
+                try content.resolveProfile(into: &resolved)
             }
         }
     }

@@ -30,6 +30,7 @@ extension LanguageModelSession {
 
         func resolveProfile(into resolved: inout ResolvedProfile) throws {
             resolved.instructions = instructions
+            resolved.identity = resolved.path.joined(separator: "/")
             resolved.profileCount += 1
         }
     }

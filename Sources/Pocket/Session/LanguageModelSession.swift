@@ -53,6 +53,8 @@ public final class LanguageModelSession: @unchecked Sendable {
         /// The request holding the session, if any.
         var active: RequestTicket?
         var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+        /// The identity of the profile the last request activated, and its deactivation hooks.
+        var activeProfile: (identity: String, onDeactivate: [ResolvedProfile.ActivationHook])?
     }
 
     /// The session's policy for managing the transcript when errors occur.
@@ -350,6 +352,10 @@ public final class LanguageModelSession: @unchecked Sendable {
         var usage = Usage.zero
         var committed = false
         do {
+            if let hooks {
+                try await activate(hooks)
+                for hook in hooks.onPrompt { try await hook.action() }
+            }
             for _ in 0..<ToolLoop.maximumRounds {
                 var request = LanguageModelExecutorGenerationRequest(
                     transcript: Transcript(entries: setup.base + newEntries), enabledTools: definitions, schema: schema,
@@ -396,6 +402,18 @@ public final class LanguageModelSession: @unchecked Sendable {
             }
             throw error
         }
+    }
+
+    /// Runs the activation hooks when `resolved` is another profile than the previous
+    /// request's: the previous one's `onDeactivate`, then this one's `onActivate`.
+    private func activate(_ resolved: ResolvedProfile) async throws {
+        let previous = state.withLock { s in
+            defer { s.activeProfile = (resolved.identity, resolved.onDeactivate) }
+            return s.activeProfile
+        }
+        guard previous?.identity != resolved.identity else { return }
+        for hook in previous?.onDeactivate ?? [] { await hook.action() }
+        for hook in resolved.onActivate { await hook.action() }
     }
 
     /// What one request runs with: the session's own model, tools and transcript, or what its

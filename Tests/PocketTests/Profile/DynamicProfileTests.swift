@@ -255,6 +255,58 @@ final class HookLog: Sendable {
         #expect(log.all.filter { $0 == "response" }.count == 1)
     }
 
+    @Test func activationHooksRunWhenTheActiveProfileChanges() async throws {
+        struct Phased: LanguageModelSession.DynamicProfile {
+            let model: RecordingModel
+            let log: HookLog
+            @SessionProperty(\.tone) var tone
+
+            var body: some LanguageModelSession.DynamicProfile {
+                if tone == "pirate" {
+                    Profile { Instructions("Pirate.") }
+                        .onActivate { log.add("activate pirate") }
+                        .onDeactivate { log.add("deactivate pirate") }
+                        .onPrompt { log.add("prompt pirate") }
+                        .model(model)
+                } else {
+                    Profile { Instructions("Calm.") }
+                        .onActivate { log.add("activate calm") }
+                        .onDeactivate { log.add("deactivate calm") }
+                        .onPrompt { log.add("prompt calm") }
+                        .samplingMode(.greedy)
+                        .model(model)
+                }
+            }
+        }
+        let log = HookLog()
+        let model = RecordingModel(name: unique("phased"))
+        let session = LanguageModelSession(profile: Phased(model: model, log: log))
+        _ = try await session.respond(to: "one")
+        _ = try await session.respond(to: "two")
+        session.properties.tone = "pirate"
+        _ = try await session.respond(to: "three")
+        session.properties.tone = "calm"
+        _ = try await session.respond(to: "four")
+        #expect(log.all == [
+            "activate calm", "prompt calm", "prompt calm",
+            "deactivate calm", "activate pirate", "prompt pirate",
+            "deactivate pirate", "activate calm", "prompt calm",
+        ])
+        let requests = recordedRequests(model.name)
+        #expect(requests.map { $0.generationOptions.samplingMode == .greedy } == [true, true, false, true])
+    }
+
+    @Test func aThrowingPromptHookStopsTheRequestBeforeTheModel() async throws {
+        struct Refusal: Error {}
+        let model = RecordingModel(name: unique("prompt-throws"))
+        let session = LanguageModelSession(profile: Profile { Instructions("x") }
+            .onPrompt { throw Refusal() }
+            .model(model))
+        await #expect(throws: Refusal.self) { try await session.respond(to: "Hi") }
+        #expect(recordedRequests(model.name).isEmpty)
+        #expect(session.transcript.count == 1)
+    }
+
     @Test func aThrowingHookFailsTheRequest() async throws {
         struct HookFailure: Error {}
         let session = LanguageModelSession(profile: Profile { Instructions("x") }
