@@ -90,6 +90,9 @@ extension LanguageModelSession {
         guard !text.isEmpty || !definitions.isEmpty else { return nil }
         let segments: [Transcript.Segment] = text.isEmpty ? [] : [.text(.init(content: text))]
         if case .instructions(let old) = previous {
+            // An unchanged evaluation leaves the entry as it was (segment identifiers included).
+            let oldText = old.segments.map { segment -> String in if case .text(let t) = segment { t.content } else { "" } }
+            if oldText == segments.map({ _ in text }) && old.toolDefinitions == definitions { return previous }
             return .instructions(.init(id: old.id, segments: segments, toolDefinitions: definitions))
         }
         return .instructions(.init(segments: segments, toolDefinitions: definitions))

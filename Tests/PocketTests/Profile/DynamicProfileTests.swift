@@ -230,6 +230,10 @@ final class HookLog: Sendable {
         #expect(instructions.segments.map { if case .text(let t) = $0 { t.content } else { "" } } == ["Keep a calm tone."])
         #expect(session.transcript.count == 7)
         #expect(session.properties.history.count == 6)
+        // An unchanged evaluation leaves the instructions entry exactly as it was.
+        let before = session.transcript.first
+        _ = try await session.respond(to: "Again")
+        #expect(session.transcript.first == before)
     }
 
     @Test func hooksAreCalledForToolCallsOutputsReasoningAndResponses() async throws {
