@@ -311,6 +311,25 @@ final class HookLog: Sendable {
         #expect(session.transcript.count == 1)
     }
 
+    @Test func toolsReadTheSessionsPropertiesWhileTheyRun() async throws {
+        struct ToneTool: Tool {
+            let name = "lookUp"
+            let description = "Reports the tone."
+            @SessionProperty(\.tone) var tone
+
+            func call(arguments: CityArguments) async throws -> String { "\(arguments.city) in a \(tone) tone" }
+        }
+        let model = RecordingModel(name: unique("tool-property"), callsTool: "lookUp")
+        let session = LanguageModelSession(profile: Profile { ToneTool() }.model(model))
+        session.properties.tone = "gentle"
+        let response = try await session.respond(to: "Go")
+        let outputs = response.transcriptEntries.compactMap { entry -> String? in
+            guard case .toolOutput(let output) = entry, case .text(let text) = output.segments.first else { return nil }
+            return text.content
+        }
+        #expect(outputs == ["Oslo in a gentle tone"])
+    }
+
     @Test func aThrowingHookFailsTheRequest() async throws {
         struct HookFailure: Error {}
         let session = LanguageModelSession(profile: Profile { Instructions("x") }
