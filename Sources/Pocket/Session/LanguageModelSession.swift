@@ -192,13 +192,18 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// starts sooner: calls the executor's ``LanguageModelExecutor/prewarm(model:transcript:)``
     /// with the transcript (and the prefix as a prompt). Returns at once: the work runs on the
     /// session's model thread, before any request made afterwards. Does nothing while a request
-    /// is running.
+    /// is running. A profile session evaluates its profile as a request would, and warms the
+    /// model the profile chooses with the instructions and history it would send.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        guard var transcript = state.withLock({ $0.active == nil ? $0.transcript : nil }) else { return }
-        if let promptPrefix { transcript.entries.append(.prompt(.init(segments: [.text(.init(content: promptPrefix.text))]))) }
-        let prefix = transcript
+        guard let transcript = state.withLock({ $0.active == nil ? $0.transcript : nil }) else { return }
+        // A profile session warms what its profile would send now, on the model it would choose.
+        let setup = SessionPropertyValues.$current.withValue(properties) { try? requestSetup(for: transcript) }
+        var entries = setup?.base ?? Array(transcript)
+        if let promptPrefix { entries.append(.prompt(.init(segments: [.text(.init(content: promptPrefix.text))]))) }
+        let prefix = Transcript(entries: entries)
+        let model = setup?.model ?? self.model
         engine.queue.async {
-            try? self.executor().prewarm(prefix)
+            try? self.executor(for: model).prewarm(prefix)
         }
     }
 

@@ -60,6 +60,23 @@ struct TonedProfile: LanguageModelSession.DynamicProfile {
     }
 
     @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
+    func prewarmWarmsWhatTheProfileWouldSendNow() async throws {
+        let model = try #require(smolLM2Model)
+        // The profile switches to its second model after the session is made: that model (not
+        // the session's `model`) is the one to warm, with the instructions as they are now.
+        let other = try SystemLanguageModel(contentsOf: smolLM2URL, contextSize: 1024)
+        let session = LanguageModelSession(profile: TonedProfile(model: model, other: other))
+        session.properties.tone = "patient"
+        session.properties.usesSecondModel = true
+        session.prewarm()
+        let response = try await session.respond(to: "Hi.", options: GenerationOptions(samplingMode: .greedy, maximumResponseTokens: 2))
+        // The instructions, evaluated with the property's new value, were already cached.
+        #expect(response.usage.input.cachedTokenCount > 10)
+        #expect(instructionsText(session.transcript)?.hasSuffix("Keep a patient tone.") == true)
+        #expect(session.executorBoxes.count == 1)
+    }
+
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
     func switchingModelsKeepsEachModelsCache() async throws {
         let model = try #require(smolLM2Model)
         // A second SmolLM2 with another context size is another executor (and cache); Qwen, when
