@@ -24,7 +24,7 @@ extension LanguageModelSession {
     public convenience init(
         profile: sending some LanguageModelSession.DynamicProfile, history: some Collection<Transcript.Entry> = []
     ) {
-        self.init(model: SystemLanguageModel.default, profile: AnyDynamicProfile(erasing: profile), history: Array(history))
+        self.init(model: { SystemLanguageModel.default }, profile: AnyDynamicProfile(erasing: profile), history: Array(history))
     }
 
     /// Creates a session with dynamic instructions, evaluated before every request.
@@ -39,7 +39,7 @@ extension LanguageModelSession {
         history: some Collection<Transcript.Entry> = []
     ) {
         let instructions = AnyDynamicInstructions(erasing: dynamicInstructions)
-        self.init(model: model, profile: AnyDynamicProfile(erasing: Profile { instructions }), history: Array(history))
+        self.init(model: { model }, profile: AnyDynamicProfile(erasing: Profile { instructions }), history: Array(history))
     }
 
     /// What one request runs with: the session's own model, tools and transcript, or what its

@@ -163,20 +163,21 @@ public final class LanguageModelSession: @unchecked Sendable {
         properties.attach(to: self)
     }
 
-    /// Creates a session driven by a dynamic profile; `model` serves requests whose profile
-    /// sets none.
+    /// Creates a session driven by a dynamic profile; `model` makes the model that serves
+    /// requests whose profile sets none.
     ///
     /// The profile is evaluated once here (for ``model``, ``tools`` and the transcript's
     /// instructions entry), then again before every request. A leading instructions entry in
     /// `history` is dropped: the profile defines the instructions.
-    init(model: any LanguageModel, profile: AnyDynamicProfile, history: [Transcript.Entry]) {
+    init(model: () -> any LanguageModel, profile: AnyDynamicProfile, history: [Transcript.Entry]) {
         let properties = SessionPropertyValues()
         // A profile that cannot be resolved fails its first request with the reason.
         let (resolved, content) = SessionPropertyValues.$current.withValue(properties) {
             let resolved = try? profile.resolvedProfile()
             return (resolved, resolved?.instructions?.resolved())
         }
-        self.model = resolved?.model ?? model
+        // `model` is only asked for when the profile chooses none (it may load a model file).
+        self.model = resolved?.model ?? model()
         tools = content?.tools ?? []
         guardrails = (self.model as? SystemLanguageModel)?.guardrails ?? .default
         let instructions = content.flatMap { Self.instructionsEntry(for: $0, replacing: nil) }
