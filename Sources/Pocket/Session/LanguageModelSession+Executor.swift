@@ -142,9 +142,11 @@ extension LanguageModelSession {
     ///
     /// - Parameter onText: Receives the response text accumulated so far, each time it changes,
     ///   with the round's usage so far.
-    /// - Throws: The executor's errors; its ``LanguageModelError/contextSizeExceeded(_:)`` as
-    ///   ``GenerationError/exceededContextWindowSize(_:)``, the error sessions have always reported.
-    func generate(_ request: LanguageModelExecutorGenerationRequest, onText: @escaping (String, Usage) -> Void) async throws -> Reply {
+    /// - Throws: The executor's errors, as they are (Apple's 27 errors, such as
+    ///   ``LanguageModelError/contextSizeExceeded(_:)``).
+    func generate(
+        _ request: LanguageModelExecutorGenerationRequest, model: any LanguageModel, onText: @escaping (String, Usage) -> Void
+    ) async throws -> Reply {
         let collector = ReplyCollector()
         // The channel calls back during `respond`, which the session awaits: the callback never
         // outlives the request.
@@ -155,7 +157,7 @@ extension LanguageModelSession {
         }
         try await withTaskExecutorPreference(engine) {
             try Task.checkCancellation()
-            try await self.executor().respond(request, channel)
+            try await self.executor(for: model).respond(request, channel)
         }
         return collector.reply.withLock { $0 }
     }
@@ -165,12 +167,31 @@ extension LanguageModelSession {
         let reply = Mutex(Reply())
     }
 
-    /// The session's executor, made from the model's configuration on first use. Called only on
-    /// `engine`'s queue.
+    /// Identifies a model's executor: the model's type and its executor configuration (two
+    /// models that would make equal executors share one).
+    struct ExecutorKey: Hashable {
+        let modelType: ObjectIdentifier
+        let configuration: AnyHashable
+
+        init(_ model: some LanguageModel) {
+            modelType = ObjectIdentifier(type(of: model))
+            configuration = AnyHashable(model.executorConfiguration)
+        }
+    }
+
+    /// The session's executor for its own ``model``. Called only on `engine`'s queue.
     func executor() throws -> ExecutorBox {
-        if let executorBox { return executorBox }
+        try executor(for: model)
+    }
+
+    /// The executor of `model`, made from its configuration on first use and kept for the
+    /// session (with its cache), so that a profile that switches models back and forth
+    /// continues each model's cache. Called only on `engine`'s queue.
+    func executor(for model: any LanguageModel) throws -> ExecutorBox {
+        let key = ExecutorKey(model)
+        if let box = executorBoxes[key] { return box }
         let made = try ExecutorBox.make(for: model)
-        executorBox = made
+        executorBoxes[key] = made
         return made
     }
 }

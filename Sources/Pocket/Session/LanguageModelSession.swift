@@ -12,7 +12,7 @@ import Synchronization
 /// running the tools the executor calls in between.
 ///
 /// One request runs at a time; a second one while ``isResponding`` throws
-/// ``GenerationError/concurrentRequests(_:)``. A failed or cancelled request leaves the
+/// ``Error/concurrentRequests``. A failed or cancelled request leaves the
 /// transcript as it was before the request.
 ///
 /// The session is `Observable`: SwiftUI views (or `withObservationTracking`) that read
@@ -21,16 +21,31 @@ import Synchronization
 /// cooperative thread pool, so a long response does not hold up other tasks.
 public final class LanguageModelSession: @unchecked Sendable {
     /// The model.
+    ///
+    /// A session made from a dynamic profile (``init(profile:history:)``) shows the model its
+    /// profile chose when the session was made; each request runs on the model the profile
+    /// chooses for it.
     public let model: any LanguageModel
-    /// The tools the model may call.
+    /// The tools the model may call (for a profile session: those of its profile when the
+    /// session was made; each request offers those its profile lists then).
     public let tools: [any Tool]
-    private let guardrails: SystemLanguageModel.Guardrails
+    /// The guardrails of ``model`` (a profile's request uses its own model's).
+    let guardrails: SystemLanguageModel.Guardrails
     private let state: Mutex<State>
     private let registrar = ObservationRegistrar()
-    /// Where the model's executor runs; its serial queue is the only place `executorBox` is used.
+    /// Where the model's executor runs; its serial queue is the only place `executorBoxes` is used.
     let engine = EngineExecutor(label: "Pocket.LanguageModelSession.engine")
-    /// The model's executor, made on first use and kept for the session; used only on `engine`'s queue.
-    var executorBox: ExecutorBox?
+    /// Each model's executor, made on first use and kept for the session; used only on
+    /// `engine`'s queue. A profile that switches models keeps every model's executor (and cache).
+    var executorBoxes: [ExecutorKey: ExecutorBox] = [:]
+    /// The dynamic profile evaluated before every request, if the session was made from one.
+    let profile: AnyDynamicProfile?
+
+    /// The values of the session's managed properties.
+    ///
+    /// Profiles, dynamic instructions and tools read them through ``SessionProperty``; a change
+    /// shows in the next request's evaluation.
+    public let properties: SessionPropertyValues
 
     private struct State {
         var transcript: Transcript
@@ -40,6 +55,19 @@ public final class LanguageModelSession: @unchecked Sendable {
         var transcriptReplaced = false
         /// The request holding the session, if any.
         var active: RequestTicket?
+        var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy?
+        /// The identity of the profile the last request activated, and its deactivation hooks.
+        var activeProfile: (identity: String, onDeactivate: [ResolvedProfile.ActivationHook])?
+    }
+
+    /// The session's policy for managing the transcript when errors occur.
+    ///
+    /// `nil` (the default) reverts: a failed or cancelled request leaves the transcript as it
+    /// was before the request. A profile's ``DynamicProfile/transcriptErrorHandlingPolicy(_:)``
+    /// takes precedence for the requests it serves.
+    public var transcriptErrorHandlingPolicy: TranscriptErrorHandlingPolicy? {
+        get { state.withLock { $0.transcriptErrorHandlingPolicy } }
+        set { state.withLock { $0.transcriptErrorHandlingPolicy = newValue } }
     }
 
     /// Identifies one request, so that ending or abandoning it never frees the session from a
@@ -112,6 +140,9 @@ public final class LanguageModelSession: @unchecked Sendable {
             entries.append(.instructions(.init(segments: segments, toolDefinitions: definitions)))
         }
         state = Mutex(State(transcript: Transcript(entries: entries)))
+        profile = nil
+        properties = SessionPropertyValues()
+        properties.attach(to: self)
     }
 
     /// Creates a session with instructions given as text.
@@ -133,19 +164,53 @@ public final class LanguageModelSession: @unchecked Sendable {
         self.tools = tools
         guardrails = (model as? SystemLanguageModel)?.guardrails ?? .default
         state = Mutex(State(transcript: transcript))
+        profile = nil
+        properties = SessionPropertyValues()
+        properties.attach(to: self)
+    }
+
+    /// Creates a session driven by a dynamic profile; `model` makes the model that serves
+    /// requests whose profile sets none.
+    ///
+    /// The profile is evaluated once here (for ``model``, ``tools`` and the transcript's
+    /// instructions entry), then again before every request. A leading instructions entry in
+    /// `history` is dropped: the profile defines the instructions.
+    init(model: () -> any LanguageModel, profile: AnyDynamicProfile, history: [Transcript.Entry]) {
+        let properties = SessionPropertyValues()
+        // A profile that cannot be resolved fails its first request with the reason.
+        let (resolved, content) = SessionPropertyValues.$current.withValue(properties) {
+            let resolved = try? profile.resolvedProfile()
+            return (resolved, resolved?.instructions?.resolved())
+        }
+        // `model` is only asked for when the profile chooses none (it may load a model file).
+        self.model = resolved?.model ?? model()
+        tools = content?.tools ?? []
+        guardrails = (self.model as? SystemLanguageModel)?.guardrails ?? .default
+        let instructions = content.flatMap { Self.instructionsEntry(for: $0, replacing: nil) }
+        var history = history
+        if case .instructions = history.first { history.removeFirst() }
+        state = Mutex(State(transcript: Transcript(entries: (instructions.map { [$0] } ?? []) + history)))
+        self.profile = profile
+        self.properties = properties
+        properties.attach(to: self)
     }
 
     /// Evaluates the instructions (and `promptPrefix`) ahead of time so the first response
     /// starts sooner: calls the executor's ``LanguageModelExecutor/prewarm(model:transcript:)``
     /// with the transcript (and the prefix as a prompt). Returns at once: the work runs on the
     /// session's model thread, before any request made afterwards. Does nothing while a request
-    /// is running.
+    /// is running. A profile session evaluates its profile as a request would, and warms the
+    /// model the profile chooses with the instructions and history it would send.
     public func prewarm(promptPrefix: Prompt? = nil) {
-        guard var transcript = state.withLock({ $0.active == nil ? $0.transcript : nil }) else { return }
-        if let promptPrefix { transcript.entries.append(.prompt(.init(segments: [.text(.init(content: promptPrefix.text))]))) }
-        let prefix = transcript
+        guard let transcript = state.withLock({ $0.active == nil ? $0.transcript : nil }) else { return }
+        // A profile session warms what its profile would send now, on the model it would choose.
+        let setup = SessionPropertyValues.$current.withValue(properties) { try? requestSetup(for: transcript) }
+        var entries = setup?.base ?? Array(transcript)
+        if let promptPrefix { entries.append(.prompt(.init(segments: [.text(.init(content: promptPrefix.text))]))) }
+        let prefix = Transcript(entries: entries)
+        let model = setup?.model ?? self.model
         engine.queue.async {
-            try? self.executor().prewarm(prefix)
+            try? self.executor(for: model).prewarm(prefix)
         }
     }
 
@@ -200,15 +265,35 @@ public final class LanguageModelSession: @unchecked Sendable {
 
     /// Adds a finished request's entries to the transcript and its usage to the session's,
     /// unless the request was abandoned or the transcript was replaced while it ran.
-    private func commit(_ entries: [Transcript.Entry], usage: Usage, for ticket: RequestTicket) throws {
+    ///
+    /// - Parameter instructions: For a profile session, the instructions entry the request's
+    ///   evaluation produced (`nil`: none), which replaces the transcript's leading one.
+    private func commit(
+        _ entries: [Transcript.Entry], usage: Usage, for ticket: RequestTicket, instructions: Transcript.Entry?? = .none
+    ) throws {
         try registrar.withMutation(of: self, keyPath: \.usage) {
             try registrar.withMutation(of: self, keyPath: \.transcript) {
                 try state.withLock { s in
                     guard s.active === ticket else { throw CancellationError() }
                     guard !s.transcriptReplaced else { throw Error.transcriptMutationWhileResponding }
+                    if case .some(let instructions) = instructions {
+                        let history = SessionPropertyValues.history(of: s.transcript)
+                        s.transcript.entries = (instructions.map { [$0] } ?? []) + history
+                    }
                     s.transcript.entries += entries
                     s.usage.add(usage)
                 }
+            }
+        }
+    }
+
+    /// Replaces the conversation after the instructions entry (``SessionPropertyValues/history``).
+    func replaceHistory(with history: [Transcript.Entry]) {
+        registrar.withMutation(of: self, keyPath: \.transcript) {
+            state.withLock { s in
+                var head = s.transcript.entries.first.map { [$0] } ?? []
+                if case .instructions = head.first {} else { head = [] }
+                s.transcript.entries = head + history
             }
         }
     }
@@ -246,12 +331,30 @@ public final class LanguageModelSession: @unchecked Sendable {
         metadata: [String: GeneratedContent] = [:],
         ticket: RequestTicket? = nil, onText: @escaping (String, Usage) -> Void
     ) async throws -> Outcome {
-        let ticket = ticket ?? RequestTicket()
+        // Profiles, hooks and tools read this session's properties through `SessionProperty`.
+        try await SessionPropertyValues.$current.withValue(properties) {
+            try await runBound(
+                prompt: prompt, schema: schema, schemaName: schemaName, includeSchemaInPrompt: includeSchemaInPrompt,
+                options: options, contextOptions: contextOptions, metadata: metadata, ticket: ticket ?? RequestTicket(), onText: onText)
+        }
+    }
+
+    /// ``run(prompt:schema:schemaName:includeSchemaInPrompt:options:contextOptions:metadata:ticket:onText:)``
+    /// with the session's properties bound.
+    private func runBound(
+        prompt: Prompt, schema: GenerationSchema?, schemaName: String?, includeSchemaInPrompt: Bool,
+        options: GenerationOptions, contextOptions: ContextOptions, metadata: [String: GeneratedContent],
+        ticket: RequestTicket, onText: @escaping (String, Usage) -> Void
+    ) async throws -> Outcome {
         let transcript = try begin(ticket)
         defer { end(ticket) }
 
-        let definitions = Self.toolDefinitions(in: transcript)
-        try check(prompt: prompt.text, schema: schema, tools: definitions, reasoningLevel: contextOptions.reasoningLevel)
+        let setup = try requestSetup(for: transcript)
+        let hooks = setup.profile
+        let options = hooks?.generationOptions(over: options) ?? options
+        let reasoningLevel = contextOptions.reasoningLevel ?? hooks?.reasoningLevel
+        let definitions = setup.definitions
+        try check(prompt: prompt.text, schema: schema, tools: definitions, reasoningLevel: reasoningLevel, model: setup.model, guardrails: setup.guardrails)
         let requestMetadata = metadata.mapValues { $0.jsonString as any Sendable & Codable & Equatable }
         var format = schema.map { Transcript.ResponseFormat(schema: $0) }
         if let name = schemaName { format?.name = name }
@@ -260,42 +363,84 @@ public final class LanguageModelSession: @unchecked Sendable {
             segments: [.text(.init(content: prompt.text))], options: options, responseFormat: format))]
         var loop = ToolLoop()
         var usage = Usage.zero
-        for _ in 0..<ToolLoop.maximumRounds {
-            var request = LanguageModelExecutorGenerationRequest(
-                transcript: Transcript(entries: Array(transcript) + newEntries), enabledTools: definitions, schema: schema,
-                generationOptions: options,
-                contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt, reasoningLevel: contextOptions.reasoningLevel),
-                metadata: requestMetadata)
-            request.allowsToolCalls = loop.allowsToolCalls
-            let before = usage
-            let reply = try await generate(request) { text, round in onText(text, before + round) }
-            usage.add(reply.usage)
-            // A round's reasoning comes before what it led to: its calls or the response.
-            if !reply.reasoning.isEmpty || reply.reasoningSignature != nil {
-                newEntries.append(.reasoning(.init(
-                    segments: [.text(.init(content: reply.reasoning))], signature: reply.reasoningSignature)))
+        var committed = false
+        do {
+            if let hooks {
+                try await activate(hooks)
+                for hook in hooks.onPrompt { try await hook.action() }
             }
-            if !reply.toolCalls.isEmpty {
-                let calls = try Self.transcriptCalls(reply.toolCalls)
-                guard loop.admit(calls) else { continue }
-                newEntries.append(.toolCalls(.init(calls)))
-                newEntries += try await runTools(calls)
-                continue
+            for _ in 0..<ToolLoop.maximumRounds {
+                var request = LanguageModelExecutorGenerationRequest(
+                    transcript: Transcript(entries: setup.base + newEntries), enabledTools: definitions, schema: schema,
+                    generationOptions: options,
+                    contextOptions: ContextOptions(includeSchemaInPrompt: includeSchemaInPrompt, reasoningLevel: reasoningLevel),
+                    metadata: requestMetadata)
+                request.allowsToolCalls = loop.allowsToolCalls
+                let before = usage
+                let reply = try await generate(request, model: setup.model) { text, round in onText(text, before + round) }
+                usage.add(reply.usage)
+                // The round's reasoning is an entry of its own, before its calls or response.
+                if !reply.reasoning.isEmpty || reply.reasoningSignature != nil {
+                    newEntries.append(.reasoning(.init(
+                        segments: [.text(.init(content: reply.reasoning))], signature: reply.reasoningSignature)))
+                }
+                if !reply.reasoning.isEmpty, let hooks {
+                    for hook in hooks.onReasoning { try await hook.action() }
+                }
+                if !reply.toolCalls.isEmpty {
+                    let calls = try Self.transcriptCalls(reply.toolCalls)
+                    guard loop.admit(calls) else { continue }
+                    newEntries.append(.toolCalls(.init(calls)))
+                    if let hooks {
+                        for call in calls { for hook in hooks.onToolCall { try await hook.action(call) } }
+                    }
+                    let outputs = try await runTools(calls, tools: setup.tools)
+                    newEntries += outputs
+                    if let hooks {
+                        for _ in outputs { for hook in hooks.onToolOutput { try await hook.action() } }
+                    }
+                    continue
+                }
+                let (entry, structure) = try response(
+                    reply.text, schema: schema, schemaName: schemaName, metadata: reply.metadata, guardrails: setup.guardrails)
+                newEntries.append(entry)
+                try commit(newEntries, usage: usage, for: ticket, instructions: setup.instructions)
+                committed = true
+                if let hooks {
+                    for hook in hooks.onResponse { try await hook.action() }
+                }
+                return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage, reasoning: reply.reasoning)
             }
-            let (entry, structure) = try response(reply.text, schema: schema, schemaName: schemaName, metadata: reply.metadata)
-            newEntries.append(entry)
-            try commit(newEntries, usage: usage, for: ticket)
-            return Outcome(text: reply.text, structure: structure, entries: newEntries, usage: usage, reasoning: reply.reasoning)
+            throw GenerationError.decodingFailure(.init(
+                debugDescription: "the model kept calling tools for \(ToolLoop.maximumRounds) rounds without answering"))
+        } catch {
+            let policy = hooks?.transcriptErrorHandlingPolicy ?? state.withLock { $0.transcriptErrorHandlingPolicy }
+            if !committed, policy == .preserveTranscript {
+                // What the request added so far stays (an abandoned request's commit is refused).
+                try? commit(newEntries, usage: .zero, for: ticket, instructions: setup.instructions)
+            }
+            throw error
         }
-        throw GenerationError.decodingFailure(.init(
-            debugDescription: "the model kept calling tools for \(ToolLoop.maximumRounds) rounds without answering"))
+    }
+
+    /// Runs the activation hooks when `resolved` is another profile than the previous
+    /// request's: the previous one's `onDeactivate`, then this one's `onActivate`.
+    private func activate(_ resolved: ResolvedProfile) async throws {
+        let previous = state.withLock { s in
+            defer { s.activeProfile = (resolved.identity, resolved.onDeactivate) }
+            return s.activeProfile
+        }
+        guard previous?.identity != resolved.identity else { return }
+        for hook in previous?.onDeactivate ?? [] { await hook.action() }
+        for hook in resolved.onActivate { await hook.action() }
     }
 
     /// The checks a request passes before the model runs: the guardrails and languages on the
     /// prompt, the schema's resolution, and the model's capabilities for a schema, tools and a
     /// reasoning level.
     private func check(
-        prompt: String, schema: GenerationSchema?, tools: [Transcript.ToolDefinition], reasoningLevel: ContextOptions.ReasoningLevel? = nil
+        prompt: String, schema: GenerationSchema?, tools: [Transcript.ToolDefinition], reasoningLevel: ContextOptions.ReasoningLevel? = nil,
+        model: any LanguageModel, guardrails: SystemLanguageModel.Guardrails
     ) throws {
         guard guardrails.check(prompt) else {
             throw LanguageModelError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
@@ -326,7 +471,7 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// The tools the transcript's instructions define.
-    private static func toolDefinitions(in transcript: Transcript) -> [Transcript.ToolDefinition] {
+    static func toolDefinitions(in transcript: Transcript) -> [Transcript.ToolDefinition] {
         transcript.flatMap { entry -> [Transcript.ToolDefinition] in
             guard case .instructions(let e) = entry else { return [] }
             return e.toolDefinitions
@@ -347,7 +492,8 @@ public final class LanguageModelSession: @unchecked Sendable {
     /// The response entry of a reply that answers, after the guardrails; a structured reply's
     /// value parsed once, here.
     private func response(
-        _ text: String, schema: GenerationSchema?, schemaName: String?, metadata: [String: GeneratedContent]
+        _ text: String, schema: GenerationSchema?, schemaName: String?, metadata: [String: GeneratedContent],
+        guardrails: SystemLanguageModel.Guardrails
     ) throws -> (Transcript.Entry, GeneratedContent?) {
         guard guardrails.check(text) else {
             throw LanguageModelError.guardrailViolation(.init(debugDescription: "the response was rejected by the session's guardrails"))
@@ -383,8 +529,7 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// Runs the calls concurrently; outputs come back in call order.
-    private func runTools(_ calls: [Transcript.ToolCall]) async throws -> [Transcript.Entry] {
-        let tools = self.tools
+    private func runTools(_ calls: [Transcript.ToolCall], tools: [any Tool]) async throws -> [Transcript.Entry] {
         return try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for (index, call) in calls.enumerated() {
                 guard let tool = tools.first(where: { $0.name == call.toolName }) else {
