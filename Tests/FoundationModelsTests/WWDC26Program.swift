@@ -14,6 +14,8 @@ import FoundationModels
 struct MyLanguageModel: LanguageModel {
     typealias Executor = MyLanguageModelExecutor
 
+    var modelID = "my-model-2026-06-08"
+
     var capabilities: LanguageModelCapabilities {
         LanguageModelCapabilities([
             .toolCalling,
@@ -23,7 +25,7 @@ struct MyLanguageModel: LanguageModel {
     }
 
     var executorConfiguration: Executor.Configuration {
-        Executor.Configuration(modelID: "my-model-2026-06-08")
+        Executor.Configuration(modelID: modelID)
     }
 }
 
@@ -209,4 +211,131 @@ func sampleTranscript() -> Transcript {
             .structure(Transcript.StructuredSegment(schemaName: "Caption", content: Caption(text: "A cat.").generatedContent)),
         ])),
     ])
+}
+
+// MARK: Dynamic profiles (session 242)
+
+/// The app's state: which phase of a craft project the person is in.
+final class CraftOrchestrator: @unchecked Sendable {
+    enum Mode { case brainstorming, planning, reviewing }
+    enum Technique { case origami, knitting }
+
+    var mode = Mode.brainstorming
+    var techniques: Set<Technique> = []
+    let onDeviceModel: any LanguageModel
+    let pccLanguageModel: any LanguageModel
+
+    init(onDeviceModel: any LanguageModel, pccLanguageModel: any LanguageModel) {
+        self.onDeviceModel = onDeviceModel
+        self.pccLanguageModel = pccLanguageModel
+    }
+}
+
+@Generable
+struct ProjectTopic {
+    @Guide(description: "What the project is about")
+    var topic: String
+}
+
+struct GenerateProjectTitle: Tool {
+    let description = "Generates a title for a craft project."
+    func call(arguments: ProjectTopic) async throws -> String { "The Art of \(arguments.topic)" }
+}
+
+struct OrigamiExpert: DynamicInstructions {
+    var body: some DynamicInstructions {
+        Instructions {
+            "You know every origami fold, from the valley fold to the crane base."
+        }
+    }
+}
+
+// DynamicInstructions
+struct BrainstormFacilitator: DynamicInstructions {
+    var orchestrator: CraftOrchestrator
+    var body: some DynamicInstructions {
+        Instructions {
+            "You are a warm and friendly expert crafting brainstorm facilitator."
+        }
+        // Tools
+        GenerateProjectTitle()
+        // Conditionally include Origami knowledge
+        if orchestrator.techniques.contains(.origami) {
+            OrigamiExpert()
+        }
+    }
+}
+
+struct TutorialAuthor: DynamicInstructions {
+    var orchestrator: CraftOrchestrator
+    var body: some DynamicInstructions {
+        Instructions("You write step-by-step craft tutorials.")
+    }
+}
+
+struct CraftCoach: DynamicInstructions {
+    var body: some DynamicInstructions {
+        Instructions("You review finished projects kindly and concretely.")
+    }
+}
+
+// DynamicProfile
+struct CraftProfile: LanguageModelSession.DynamicProfile {
+    var orchestrator: CraftOrchestrator
+    var body: some LanguageModelSession.DynamicProfile {
+        switch orchestrator.mode {
+        case .brainstorming:
+            Profile { BrainstormFacilitator(orchestrator: orchestrator) }
+                .model(orchestrator.pccLanguageModel)
+                .temperature(1)
+        case .planning:
+            Profile { TutorialAuthor(orchestrator: orchestrator) }
+                .model(orchestrator.pccLanguageModel)
+                .reasoningLevel(.deep)
+        case .reviewing:
+            Profile { CraftCoach() }
+                .model(orchestrator.onDeviceModel)
+                .maximumResponseTokens(200)
+                .toolCallingMode(.disallowed)
+                .historyTransform { history in Array(history.suffix(10)) }
+                .transcriptErrorHandlingPolicy(.revertTranscript)
+        }
+    }
+}
+
+/// A profile that keeps the history short and counts responses, with session properties.
+struct CompactingProfile: LanguageModelSession.DynamicProfile {
+    @SessionProperty(\.history)
+    var history
+
+    let counter: ResponseCounter
+
+    var body: some LanguageModelSession.DynamicProfile {
+        Profile {
+            Instructions("You are a helpful assistant.")
+        }
+        .onResponse {
+            counter.increment()
+            if history.count > 4 {
+                history = Array(history.suffix(2))
+            }
+        }
+    }
+}
+
+/// Counts the responses a profile saw.
+final class ResponseCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// Runs the craft app through two of its phases on one session.
+func runCraftSession(orchestrator: CraftOrchestrator) async throws -> LanguageModelSession {
+    let session = LanguageModelSession(profile: CraftProfile(orchestrator: orchestrator))
+    _ = try await session.respond(to: "Let's brainstorm a paper project.")
+    orchestrator.mode = .reviewing
+    _ = try await session.respond(to: "Review my paper crane.")
+    return session
 }

@@ -46,4 +46,29 @@ import Testing
         guard case .response(let response) = session.transcript.last else { Issue.record("no response"); return }
         #expect(response.metadata["modelID"] == GeneratedContent("my-model-2026-06-08"))
     }
+
+    @Test func theCraftProfileSwitchesModelAndOptionsBetweenPhases() async throws {
+        let orchestrator = CraftOrchestrator(
+            onDeviceModel: MyLanguageModel(modelID: "on-device"), pccLanguageModel: MyLanguageModel(modelID: "cloud"))
+        orchestrator.techniques = [.origami]
+        let session = try await runCraftSession(orchestrator: orchestrator)
+        let responses = session.transcript.compactMap { entry -> Transcript.Response? in
+            if case .response(let response) = entry { return response }
+            return nil
+        }
+        #expect(responses.map { $0.metadata["modelID"] } == [GeneratedContent("cloud"), GeneratedContent("on-device")])
+        // Brainstorming asked for temperature 1; reviewing left it to the model (1 here too),
+        // and its instructions are the coach's.
+        #expect(responses.first?.segments.description.contains("temperature 1.0") == true)
+        guard case .instructions = session.transcript.first else { Issue.record("no instructions"); return }
+        #expect(session.transcript.first?.description.contains("review finished projects") == true)
+    }
+
+    @Test func sessionPropertiesCompactTheHistory() async throws {
+        let counter = ResponseCounter()
+        let session = LanguageModelSession(profile: CompactingProfile(counter: counter).model(MyLanguageModel()))
+        for turn in 1...3 { _ = try await session.respond(to: "Turn \(turn)") }
+        #expect(counter.value == 3)
+        #expect(session.transcript.count <= 5)
+    }
 }

@@ -228,8 +228,10 @@ final class HookLog: Sendable {
             return
         }
         #expect(instructions.segments.map { if case .text(let t) = $0 { t.content } else { "" } } == ["Keep a calm tone."])
-        #expect(session.transcript.count == 7)
-        #expect(session.properties.history.count == 6)
+        // Instructions, then three prompts and responses, the second with its reasoning entry
+        // (the pirate profile reasons).
+        #expect(session.transcript.count == 8)
+        #expect(session.properties.history.count == 7)
         // An unchanged evaluation leaves the instructions entry exactly as it was.
         let before = session.transcript.first
         _ = try await session.respond(to: "Again")
