@@ -34,12 +34,15 @@ enum NilEvent: Equatable {
     case holiday
 }
 
-/// Small values, so that the model test stays within a few dozen tokens.
+/// Small values, so that the model test stays within a few dozen tokens. `tonnes` can have no
+/// value (its bound is beyond the numbers Pocket writes): the schema leaves only `null` for it,
+/// so the model must write `"tonnes":null`, where without the flag it would leave the key out.
 @Generable(description: "A cat", representNilExplicitlyInGeneratedContent: true)
 struct NilCat: Equatable {
     @Guide(description: "The cat's name", /[A-Z][a-z]{1,8}/) var name: String
     @Guide(description: "Age in years", .range(0...20)) var age: Int?
     @Guide(description: "Favourite toy", .anyOf(["ball", "mouse", "string"])) var toy: String?
+    @Guide(description: "Weight in tonnes", .minimum(1e16)) var tonnes: Double?
 }
 
 @Suite struct RepresentNilTests {
@@ -202,6 +205,11 @@ struct NilCat: Equatable {
         let holder = try CompiledGrammar(impossible.grammarSchema())
         #expect(holder.accepts(Array(#"{"n":null}"#.utf8)))
         #expect(!holder.accepts(Array("{}".utf8)))
+        // The same with the macro: NilCat's `tonnes` is always written, and only as null.
+        let cat = try CompiledGrammar(NilCat.generationSchema.grammarSchema())
+        #expect(cat.accepts(Array(#"{"name":"Tom","age":null,"toy":null,"tonnes":null}"#.utf8)))
+        #expect(!cat.accepts(Array(#"{"name":"Tom","age":null,"toy":null}"#.utf8)))
+        #expect(!cat.accepts(Array(#"{"name":"Tom","age":null,"toy":null,"tonnes":1}"#.utf8)))
     }
 
     // MARK: Names
@@ -242,8 +250,10 @@ struct RepresentNilModelTests {
                 Issue.record("not an object: \(json)")
                 continue
             }
-            #expect(keys == ["name", "age", "toy"], "\(json)")
+            #expect(keys == ["name", "age", "toy", "tonnes"], "\(json)")
             #expect(properties["age"] != nil && properties["toy"] != nil, "\(json)")
+            #expect(properties["tonnes"]?.kind == .null, "\(json)")
+            #expect(response.content.tonnes == nil)
             #expect(try NilCat(reread) == response.content, "\(json)")
             // The Swift value writes the same JSON back: a nil property as null.
             #expect(response.content.generatedContent.jsonString == json)
