@@ -134,9 +134,13 @@ public struct GenerationSchema: Sendable {
     /// to `@Generable(name:)`), the `name` of a dynamic root schema.
     ///
     /// A schema whose root has no name (a primitive, an array) is named after the `Generable`
-    /// type it was made for, or is empty when it was built from an unnamed dynamic schema.
+    /// type it was made for; a dynamic root made with `DynamicGenerationSchema(type:guides:)`
+    /// has that type's schema name; other unnamed dynamic roots (arrays, references) have an
+    /// empty name.
     public var name: String {
-        root.definitionName ?? rootType.map(Self.typeName) ?? ""
+        if let name = root.definitionName ?? rootType.map(Self.typeName) { return name }
+        if case .generable(let type, _) = root { return type.generationSchema.name }
+        return ""
     }
 
     /// This schema under another name: the title of its root object, enumeration or any-of

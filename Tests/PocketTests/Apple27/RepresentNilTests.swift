@@ -218,6 +218,13 @@ struct NilCat: Equatable {
         #expect(NilNamedNovel.generationSchema.name == "Book")
         #expect(NilNovel.generationSchema.name == "NilNovel")
         #expect(String.generationSchema.name == "String")
+        #expect([Int].generationSchema.name == "Array<Int>")
+        #expect(try GenerationSchema(root: DynamicGenerationSchema(name: "Lab", properties: []), dependencies: []).name == "Lab")
+        #expect(try GenerationSchema(root: DynamicGenerationSchema(type: Int.self), dependencies: []).name == "Int")
+        #expect(try GenerationSchema(root: DynamicGenerationSchema(type: NilNamedNovel.self), dependencies: []).name == "Book")
+        #expect(try GenerationSchema(root: DynamicGenerationSchema(arrayOf: DynamicGenerationSchema(type: Int.self)), dependencies: []).name == "")
+        #expect(try JSONDecoder().decode(GenerationSchema.self, from: JSONEncoder().encode(NilNamedNovel.generationSchema)).name == "Book")
+        #expect(String.generationSchema.renamed("Text").name == "String")  // no title to rename
         let text = try NilNamedNovel.generationSchema.jsonSchemaString()
         #expect(text.hasSuffix(#""title":"Book","$defs":{"NilNovel":"# + Self.novelSchemaJSON + "}}"), "\(text)")
         #expect(text.contains(##""sequel":{"anyOf":[{"$ref":"#/$defs/NilNovel"},{"type":"null"}]}"##), "\(text)")
