@@ -11,6 +11,11 @@
 /// be set by an initializer, so they are not part of the schema. Static and computed properties
 /// are skipped.
 ///
+/// `@Generable(name:)` renames the schema (`.renamed(name)` on it). With
+/// `representNilExplicitlyInGeneratedContent: true` (a `true`/`false` literal), the schema is
+/// built with that flag and `generatedContent` writes an optional property's own content, so a
+/// `nil` property is present as `null` instead of left out; the initializer reads both forms.
+///
 /// Enums whose cases have no associated values are string choices (the case names). Enums
 /// with associated values use ``GenerationSchema``'s `cases:` initializer (a Pocket addition):
 /// a plain case is its name as a string, a case with one unlabeled value is the object
@@ -20,6 +25,11 @@ public struct GenerableExpansion: Sendable {
     /// The declaration the macro is attached to.
     public let declaration: TypeDeclaration
     private let typeDescription: String?
+    /// The `name:` expression of `@Generable(name:…)`: the schema's name instead of the type's.
+    private let schemaName: String?
+    /// `@Generable(…, representNilExplicitlyInGeneratedContent: true)`: `nil` optional
+    /// properties are written as `null` rather than left out.
+    public let representsNilExplicitly: Bool
     private let properties: [PropertyPlan]
     private let cases: [CasePlan]
     private let access: String
@@ -36,7 +46,7 @@ public struct GenerableExpansion: Sendable {
     struct CasePlan {
         var name: String
         var description: String?
-        var values: [(label: String?, typeText: String)]
+        var values: [(label: String?, typeText: String, isOptional: Bool)]
 
         /// `{"case": value}` rather than `{"case": {…}}`.
         var hasSingleUnlabeledValue: Bool { values.count == 1 && values[0].label == nil }
@@ -63,9 +73,12 @@ public struct GenerableExpansion: Sendable {
         }
         let generable = declaration.attributes.last { $0.name == "Generable" }
         typeDescription = generable?.argument(labeled: "description")?.expression
-        if let argument = generable?.arguments?.first(where: { $0.label != "description" }) {
+        schemaName = generable?.argument(labeled: "name")?.expression
+        representsNilExplicitly = try generable?.argument(labeled: Self.nilLabel).map(Self.booleanLiteral) ?? false
+        if let argument = generable?.arguments?.first(where: { argument in !["name", "description", Self.nilLabel].contains { $0 == argument.label } }) {
             throw MacroError(
-                "@Generable takes only a description: write @Generable(description: \"…\")", at: argument.offset)
+                "@Generable takes name:, description: and representNilExplicitlyInGeneratedContent: arguments; "
+                    + "write @Generable(description: \"…\")", at: argument.offset)
         }
         switch declaration.accessLevel {
         case "public"?, "open"?: access = "public "
@@ -98,10 +111,12 @@ public struct GenerableExpansion: Sendable {
 
         var cases: [CasePlan] = []
         for enumCase in declaration.cases {
-            var values: [(label: String?, typeText: String)] = []
+            var values: [(label: String?, typeText: String, isOptional: Bool)] = []
             for value in enumCase.associatedValues {
                 try Self.check(value.type, at: value.offset, allowOptional: true)
-                values.append((value.label, Self.render(value.type)))
+                var isOptional = false
+                if case .optional = value.type { isOptional = true }
+                values.append((value.label, Self.render(value.type), isOptional))
             }
             let description = try enumCase.attributes.last { $0.name == "Guide" }.map { (attribute) throws(MacroError) in
                 try GuideAttribute(attribute).description
@@ -112,6 +127,35 @@ public struct GenerableExpansion: Sendable {
             throw MacroError("@Generable needs at least one case in the enum \(declaration.name)", at: declaration.nameOffset)
         }
         self.cases = cases
+    }
+
+    private static let nilLabel = "representNilExplicitlyInGeneratedContent"
+
+    /// The value of a `true` or `false` argument; the generated code depends on it, so it must
+    /// be known when the macro expands.
+    private static func booleanLiteral(_ argument: Argument) throws(MacroError) -> Bool {
+        if argument.tokens.count == 1, argument.tokens[0].isWord("true") { return true }
+        if argument.tokens.count == 1, argument.tokens[0].isWord("false") { return false }
+        throw MacroError(
+            "representNilExplicitlyInGeneratedContent must be the literal true or false, found '\(argument.expression)'",
+            at: argument.offset)
+    }
+
+    /// The flag as an argument of the schema initializers, when it is set.
+    private var nilArgument: String {
+        representsNilExplicitly ? ", representNilExplicitlyInGeneratedContent: true" : ""
+    }
+
+    /// `.renamed(…)` after the schema initializer for `@Generable(name:)`.
+    private var renaming: String {
+        schemaName.map { ".renamed(\($0))" } ?? ""
+    }
+
+    /// The value written for a property or associated value in `generatedContent`: a `nil`
+    /// optional is left out by `GeneratedContent(properties:)`, unless nil is explicit, where
+    /// the optional's own content (`null` for `nil`) is written.
+    private func contentExpression(_ value: String, isOptional: Bool) -> String {
+        representsNilExplicitly && isOptional ? "\(value).generatedContent" : value
     }
 
     /// Rejects the types a schema cannot describe, pointing at the type.
@@ -174,7 +218,7 @@ public struct GenerableExpansion: Sendable {
     private func structMembers() -> String {
         var lines: [String] = []
         lines.append("\(access)nonisolated static var generationSchema: GenerationSchema {")
-        lines.append("    GenerationSchema(type: Self.self, description: \(typeDescription ?? "nil"), properties: [")
+        lines.append("    GenerationSchema(type: Self.self, description: \(typeDescription ?? "nil")\(nilArgument), properties: [")
         for property in properties {
             var arguments = "name: \(swiftStringLiteral(property.name))"
             if let description = property.description { arguments += ", description: \(description)" }
@@ -182,7 +226,7 @@ public struct GenerableExpansion: Sendable {
             if !property.guides.isEmpty { arguments += ", guides: [\(property.guides.joined(separator: ", "))]" }
             lines.append("        GenerationSchema.Property(\(arguments)),")
         }
-        lines.append("    ])")
+        lines.append("    ])\(renaming)")
         lines.append("}")
         lines.append("")
         lines.append("\(access)nonisolated var generatedContent: GeneratedContent {")
@@ -191,7 +235,8 @@ public struct GenerableExpansion: Sendable {
         } else {
             lines.append("    GeneratedContent(properties: [")
             for property in properties {
-                lines.append("        \(swiftStringLiteral(property.name)): self.\(escaped(property.name)),")
+                let value = contentExpression("self.\(escaped(property.name))", isOptional: property.isOptional)
+                lines.append("        \(swiftStringLiteral(property.name)): \(value),")
             }
             lines.append("    ])")
         }
@@ -221,7 +266,7 @@ public struct GenerableExpansion: Sendable {
         var lines: [String] = []
         lines.append("\(access)nonisolated static var generationSchema: GenerationSchema {")
         if hasAssociatedValues {
-            lines.append("    GenerationSchema(type: Self.self, description: \(typeDescription ?? "nil"), cases: [")
+            lines.append("    GenerationSchema(type: Self.self, description: \(typeDescription ?? "nil")\(nilArgument), cases: [")
             for enumCase in cases {
                 var arguments = "name: \(swiftStringLiteral(enumCase.name))"
                 if let description = enumCase.description { arguments += ", description: \(description)" }
@@ -235,10 +280,10 @@ public struct GenerableExpansion: Sendable {
                 }
                 lines.append("        GenerationSchema.EnumCase(\(arguments)),")
             }
-            lines.append("    ])")
+            lines.append("    ])\(renaming)")
         } else {
             let names = cases.map { swiftStringLiteral($0.name) }.joined(separator: ", ")
-            lines.append("    GenerationSchema(type: Self.self, description: \(typeDescription ?? "nil"), anyOf: [\(names)])")
+            lines.append("    GenerationSchema(type: Self.self, description: \(typeDescription ?? "nil"), anyOf: [\(names)])\(renaming)")
         }
         lines.append("}")
         lines.append("")
@@ -255,7 +300,10 @@ public struct GenerableExpansion: Sendable {
                 if enumCase.hasSingleUnlabeledValue {
                     lines.append("        return GeneratedContent(properties: [\(key): value0])")
                 } else {
-                    let pairs = enumCase.values.indices.map { "\(swiftStringLiteral(enumCase.valueKey($0))): value\($0)" }
+                    let pairs = enumCase.values.indices.map { index in
+                        let value = contentExpression("value\(index)", isOptional: enumCase.values[index].isOptional)
+                        return "\(swiftStringLiteral(enumCase.valueKey(index))): \(value)"
+                    }
                     lines.append("        return GeneratedContent(properties: [\(key): GeneratedContent(properties: [\(pairs.joined(separator: ", "))])])")
                 }
             }

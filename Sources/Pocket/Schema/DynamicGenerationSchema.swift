@@ -28,6 +28,30 @@ public struct DynamicGenerationSchema: Sendable {
         node = .object(name: name, description: description, properties: properties.map(\.storage))
     }
 
+    /// Creates an object schema, choosing how a property without a value is generated.
+    ///
+    /// With `representNilExplicitlyInGeneratedContent` `true`, every property created with
+    /// `isOptional: true` is always generated, with the value `null` when it has none, instead
+    /// of being left out (see
+    /// ``GenerationSchema/init(type:description:representNilExplicitlyInGeneratedContent:properties:)``).
+    /// With `false` this is ``init(name:description:properties:)``.
+    ///
+    /// - Parameters:
+    ///   - name: The schema's name, by which other schemas can refer to it.
+    ///   - description: A natural-language description.
+    ///   - representNilExplicitlyInGeneratedContent: Whether optional properties are always
+    ///     generated, as `null` when they have no value.
+    ///   - properties: The properties, in generation order.
+    public init(
+        name: String, description: String? = nil, representNilExplicitlyInGeneratedContent: Bool,
+        properties: [DynamicGenerationSchema.Property]
+    ) {
+        node = .object(
+            name: name, description: description,
+            properties: SchemaProperty.representingNil(
+                properties.map(\.storage), explicitly: representNilExplicitlyInGeneratedContent))
+    }
+
     /// Creates an any-of schema: the value matches one of the given schemas.
     ///
     /// - Parameters:
@@ -91,7 +115,8 @@ public struct DynamicGenerationSchema: Sendable {
         ///   - name: The property's name.
         ///   - description: A natural-language description.
         ///   - schema: The schema of the property's values.
-        ///   - isOptional: Whether the model may leave the property out.
+        ///   - isOptional: Whether the property may have no value: the model may leave it out,
+        ///     or writes `null` in an object made with `representNilExplicitlyInGeneratedContent: true`.
         public init(name: String, description: String? = nil, schema: DynamicGenerationSchema, isOptional: Bool = false) {
             storage = SchemaProperty(name: name, description: description, node: schema.node, isOptional: isOptional)
         }

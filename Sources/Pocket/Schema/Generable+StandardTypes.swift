@@ -6,7 +6,7 @@ import Foundation
 extension String: Generable {
     /// A string: JSON Schema `{"type":"string"}`.
     public static var generationSchema: GenerationSchema {
-        GenerationSchema(root: .string(StringConstraints()))
+        GenerationSchema(root: .string(StringConstraints()), rootType: Self.self)
     }
 
     /// Reads a string.
@@ -28,7 +28,7 @@ extension String: Generable {
 extension Bool: Generable {
     /// A Boolean: JSON Schema `{"type":"boolean"}`.
     public static var generationSchema: GenerationSchema {
-        GenerationSchema(root: .boolean)
+        GenerationSchema(root: .boolean, rootType: Self.self)
     }
 
     /// Reads a Boolean.
@@ -50,7 +50,7 @@ extension Bool: Generable {
 extension Int: Generable {
     /// An integer: JSON Schema `{"type":"integer"}`.
     public static var generationSchema: GenerationSchema {
-        GenerationSchema(root: .integer(minimum: nil, maximum: nil))
+        GenerationSchema(root: .integer(minimum: nil, maximum: nil), rootType: Self.self)
     }
 
     /// Reads an integer.
@@ -75,7 +75,7 @@ extension Int: Generable {
 extension Double: Generable {
     /// A number: JSON Schema `{"type":"number"}`.
     public static var generationSchema: GenerationSchema {
-        GenerationSchema(root: .number(minimum: nil, maximum: nil))
+        GenerationSchema(root: .number(minimum: nil, maximum: nil), rootType: Self.self)
     }
 
     /// Reads a number.
@@ -97,7 +97,7 @@ extension Double: Generable {
 extension Float: Generable {
     /// A number: JSON Schema `{"type":"number"}`.
     public static var generationSchema: GenerationSchema {
-        GenerationSchema(root: .number(minimum: nil, maximum: nil))
+        GenerationSchema(root: .number(minimum: nil, maximum: nil), rootType: Self.self)
     }
 
     /// Reads a number, rounded to the nearest `Float`.
@@ -116,7 +116,7 @@ extension Float: Generable {
 extension Decimal: Generable {
     /// A number: JSON Schema `{"type":"number"}`.
     public static var generationSchema: GenerationSchema {
-        GenerationSchema(root: .number(minimum: nil, maximum: nil))
+        GenerationSchema(root: .number(minimum: nil, maximum: nil), rootType: Self.self)
     }
 
     /// Reads a number. The value is read from its shortest decimal text, so `0.1` becomes
@@ -140,7 +140,7 @@ extension Decimal: Generable {
 extension GeneratedContent: Generable {
     /// Any JSON value: the JSON Schema `{}`.
     public static var generationSchema: GenerationSchema {
-        GenerationSchema(root: .any)
+        GenerationSchema(root: .any, rootType: Self.self)
     }
 
     /// The content itself.
@@ -192,7 +192,7 @@ extension Array: Generable where Element: Generable {
 
     /// An array of the element's schema: JSON Schema `{"type":"array","items":…}`.
     public static var generationSchema: GenerationSchema {
-        GenerationSchema(root: .array(items: .generable(Element.self, guides: []), minimumCount: nil, maximumCount: nil))
+        GenerationSchema(root: .array(items: .generable(Element.self, guides: []), minimumCount: nil, maximumCount: nil), rootType: Self.self)
     }
 
     /// Every element as a snapshot.

@@ -161,10 +161,25 @@ enum JSONSchemaReader {
                 guard let propertyTree = propertyTrees[propertyName] else {
                     throw Failure(pointer: pointer + "/x-order", message: "names the property \"\(propertyName)\", which is not in \"properties\"")
                 }
-                let (propertyNode, propertyDescription) = try node(from: propertyTree, at: pointer + "/properties/" + propertyName)
+                let propertyPointer = pointer + "/properties/" + propertyName
+                let isRequired = requiredNames.contains(propertyName)
+                if case let (valueTree, propertyDescription)? = try nullableValue(propertyTree, at: propertyPointer) {
+                    // An optional property whose nil is written as null: required, maybe null.
+                    guard isRequired else {
+                        throw Failure(
+                            pointer: propertyPointer,
+                            message: "a property whose value may be null (anyOf with {\"type\":\"null\"}) must be listed in \"required\"")
+                    }
+                    let valueNode = try node(from: valueTree, at: propertyPointer + "/anyOf/0").node
+                    properties.append(SchemaProperty(
+                        name: propertyName, description: propertyDescription, node: valueNode, isOptional: true,
+                        representsNilExplicitly: true))
+                    continue
+                }
+                let (propertyNode, propertyDescription) = try node(from: propertyTree, at: propertyPointer)
                 properties.append(SchemaProperty(
                     name: propertyName, description: propertyDescription, node: propertyNode,
-                    isOptional: !requiredNames.contains(propertyName)))
+                    isOptional: !isRequired))
             }
             return (.object(name: name, description: description, properties: properties), nil)
         case "string":
@@ -193,6 +208,19 @@ enum JSONSchemaReader {
         default:
             throw Failure(pointer: pointer + "/type", message: "unsupported type \"\(type)\"; expected object, string, integer, number, boolean, null or array")
         }
+    }
+
+    /// The value schema and description of a property written as
+    /// `{"anyOf": [<value>, {"type": "null"}], "description": …}` (no title, no other keyword), or
+    /// `nil` for any other property schema.
+    private static func nullableValue(_ tree: GeneratedContent, at pointer: String) throws -> (GeneratedContent, String?)? {
+        guard case .structure(let fields, _) = tree.kind, let choices = fields["anyOf"], fields["title"] == nil,
+            Set(fields.keys).isSubset(of: ["anyOf", "description"]),
+            case .array(let elements) = choices.kind, elements.count == 2,
+            case .structure(let last, _) = elements[1].kind, last.count == 1,
+            case .string("null")? = last["type"]?.kind
+        else { return nil }
+        return (elements[0], try string(fields["description"], at: pointer + "/description"))
     }
 
     // MARK: Field readers

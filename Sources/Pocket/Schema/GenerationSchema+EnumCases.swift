@@ -17,6 +17,28 @@ extension GenerationSchema {
     ///   - description: A natural-language description of the type.
     ///   - cases: The cases, in declaration order.
     public init(type: any Generable.Type, description: String? = nil, cases: [EnumCase]) {
+        self.init(type: type, description: description, representNilExplicitlyInGeneratedContent: false, cases: cases)
+    }
+
+    /// Creates a schema for an enum whose cases may carry associated values, choosing how an
+    /// optional associated value without a value is generated.
+    ///
+    /// A Pocket addition, written by `@Generable(representNilExplicitlyInGeneratedContent:)`
+    /// for enums with associated values. With `true`, an optional value of a case with
+    /// labeled or several values (`{"case": {"label": …}}`) is always generated, as `null`
+    /// when it has none; see
+    /// ``init(type:description:representNilExplicitlyInGeneratedContent:properties:)``.
+    ///
+    /// - Parameters:
+    ///   - type: The type the schema describes; its name becomes the schema's title.
+    ///   - description: A natural-language description of the type.
+    ///   - representNilExplicitlyInGeneratedContent: Whether optional associated values are
+    ///     always generated, as `null` when they have none.
+    ///   - cases: The cases, in declaration order.
+    public init(
+        type: any Generable.Type, description: String? = nil, representNilExplicitlyInGeneratedContent: Bool,
+        cases: [EnumCase]
+    ) {
         let name = Self.typeName(type)
         var seen = Set<String>()
         var error: SchemaError? = cases.isEmpty ? Self.emptyChoices(name) : nil
@@ -27,7 +49,9 @@ extension GenerationSchema {
             break
         }
         self.init(
-            root: .anyOf(name: name, description: description, choices: cases.map { $0.node(in: name) }),
+            root: .anyOf(
+                name: name, description: description,
+                choices: cases.map { $0.node(in: name, representingNilExplicitly: representNilExplicitlyInGeneratedContent) }),
             rootType: type, deferredError: error)
     }
 
@@ -85,7 +109,7 @@ extension GenerationSchema {
             payload = .properties(properties.map(\.storage))
         }
 
-        func node(in enumName: String) -> SchemaNode {
+        func node(in enumName: String, representingNilExplicitly: Bool) -> SchemaNode {
             let caseName = "\(enumName).\(name)"
             switch payload {
             case .none:
@@ -95,7 +119,9 @@ extension GenerationSchema {
                     SchemaProperty(name: name, description: nil, node: node, isOptional: false),
                 ])
             case .properties(let properties):
-                let values = SchemaNode.object(name: caseName + ".Values", description: nil, properties: properties)
+                let values = SchemaNode.object(
+                    name: caseName + ".Values", description: nil,
+                    properties: SchemaProperty.representingNil(properties, explicitly: representingNilExplicitly))
                 return .object(name: caseName, description: description, properties: [
                     SchemaProperty(name: name, description: nil, node: values, isOptional: false),
                 ])

@@ -5,7 +5,8 @@ import PocketGrammar
 // as Apple's `@Guide(.pattern)` does). The rules below are JSONSchemaImport's for the keywords
 // that text uses; `GenerationSchemaGrammarTests` checks both routes give equal schemas.
 //
-//   object       properties in order, optional ones not required; closed (no extra keys)
+//   object       properties in order, optional ones not required; closed (no extra keys);
+//                an optional property whose nil is explicit is required, its value or null
 //   enumeration  string choices (duplicates dropped)
 //   string       a pattern, or choices (`enum`, narrowed by `const`) the pattern accepts
 //   integer      bounds rounded inwards; numbers bounded to 15 integer digits
@@ -60,10 +61,19 @@ struct GrammarLowering {
         case .object(_, _, let properties):
             var lowered: [GrammarSchema.Property] = []
             for property in properties {
+                let propertyPath = path + "/properties/" + property.name
+                if property.isNullable {
+                    // Always written: a value, or null (as its JSON Schema's anyOf reads).
+                    var choices: [GrammarSchema.Node] = []
+                    do { choices.append(try self.node(property.node, path: propertyPath + "/anyOf/0")) } catch let error where error.isUnsatisfiable {}
+                    choices.append(.null)
+                    lowered.append(.init(name: property.name, node: choices.count == 1 ? choices[0] : .anyOf(choices), isRequired: true))
+                    continue
+                }
                 let isRequired = !property.isOptional
                 let value: GrammarSchema.Node
                 do {
-                    value = try self.node(property.node, path: path + "/properties/" + property.name)
+                    value = try self.node(property.node, path: propertyPath)
                 } catch let error where error.isUnsatisfiable && !isRequired {
                     continue  // an optional property that can have no value is left out
                 }

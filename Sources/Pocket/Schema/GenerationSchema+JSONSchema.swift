@@ -11,7 +11,9 @@
 //   integer/number  type, minimum, maximum
 //   reference    $ref
 //   any value    {} (no keywords)
-// A property's own description follows the keywords of its value's schema. The root schema
+// A property's own description follows the keywords of its value's schema. An optional property
+// of an object that represents nil explicitly is required, and its value's schema is wrapped as
+// {"anyOf": [<value>, {"type": "null"}]} (an any-of without a title). The root schema
 // ends with `$defs`, the named schemas sorted by name; references are "#/$defs/Name".
 
 extension GenerationSchema {
@@ -20,7 +22,9 @@ extension GenerationSchema {
     /// A Pocket addition. The output uses only standard JSON Schema 2020-12 keywords (`type`,
     /// `properties`, `required`, `items`, `minItems`, `maxItems`, `enum`, `const`, `pattern`,
     /// `minimum`, `maximum`, `anyOf`, `$defs`, `$ref`, `additionalProperties`, `description`,
-    /// `title`) plus `x-order`, which lists an object's properties in order. The root type is
+    /// `title`) plus `x-order`, which lists an object's properties in order. An optional
+    /// property of a schema made with `representNilExplicitlyInGeneratedContent: true` is in
+    /// `required`, with the schema `{"anyOf": [<value>, {"type": "null"}]}`. The root type is
     /// written inline; every other named type (objects, enumerations, any-of unions) is written
     /// once under `$defs` and referred to with `$ref`, which is how recursion is expressed.
     ///
@@ -91,13 +95,19 @@ enum JSONSchemaWriter {
             var props = OrderedObject()
             for property in properties {
                 var value = encode(property.node)
+                if property.isNullable {
+                    // `representNilExplicitlyInGeneratedContent`: always present, maybe null.
+                    value = GeneratedContent(kind: .structure(
+                        properties: ["anyOf": GeneratedContent(kind: .array([value, encode(.null)]))],
+                        orderedKeys: ["anyOf"]))
+                }
                 if let description = property.description {
                     value.append(into: "description", description.generatedContent)
                 }
                 props[property.name] = value
             }
             object["properties"] = props.content
-            object["required"] = strings(properties.filter { !$0.isOptional }.map(\.name))
+            object["required"] = strings(properties.filter(\.isRequiredInOutput).map(\.name))
             object["x-order"] = strings(properties.map(\.name))
             object["additionalProperties"] = false.generatedContent
             object["description"] = description?.generatedContent

@@ -52,6 +52,38 @@ public struct GenerationSchema: Sendable {
     ///   - description: A natural-language description of the type.
     ///   - properties: The properties, in order.
     public init(type: any Generable.Type, description: String? = nil, properties: [GenerationSchema.Property]) {
+        self.init(type: type, description: description, representNilExplicitlyInGeneratedContent: false, properties: properties)
+    }
+
+    /// Creates an object schema from a list of properties, choosing how a property without a
+    /// value is generated.
+    ///
+    /// With `representNilExplicitlyInGeneratedContent` `false` (what
+    /// ``init(type:description:properties:)`` does), an optional property may be left out of
+    /// the generated object, and a `nil` value is left out of the type's ``GeneratedContent``.
+    /// With `true`, every optional property is always generated, with the value `null` when it
+    /// has none: the JSON Schema lists it in `required` with the type
+    /// `{"anyOf": [<value>, {"type": "null"}]}`, and constrained decoding writes the key followed by a
+    /// value or `null`. Non-optional properties are the same either way.
+    ///
+    /// ```swift
+    /// GenerationSchema(type: Novel.self, representNilExplicitlyInGeneratedContent: true, properties: [
+    ///     GenerationSchema.Property(name: "title", type: String.self),
+    ///     GenerationSchema.Property(name: "subtitle", type: String?.self),
+    /// ])
+    /// // the model writes {"title": "…", "subtitle": null} rather than {"title": "…"}
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type the schema describes; its name becomes the schema's title.
+    ///   - description: A natural-language description of the type.
+    ///   - representNilExplicitlyInGeneratedContent: Whether optional properties are always
+    ///     generated, as `null` when they have no value.
+    ///   - properties: The properties, in order.
+    public init(
+        type: any Generable.Type, description: String? = nil, representNilExplicitlyInGeneratedContent: Bool,
+        properties: [GenerationSchema.Property]
+    ) {
         let name = Self.typeName(type)
         var seen = Set<String>()
         var error: SchemaError?
@@ -62,7 +94,10 @@ public struct GenerationSchema: Sendable {
             break
         }
         self.init(
-            root: .object(name: name, description: description, properties: properties.map(\.storage)),
+            root: .object(
+                name: name, description: description,
+                properties: SchemaProperty.representingNil(
+                    properties.map(\.storage), explicitly: representNilExplicitlyInGeneratedContent)),
             rootType: type, deferredError: error)
     }
 
@@ -95,6 +130,50 @@ public struct GenerationSchema: Sendable {
             rootType: type, deferredError: types.isEmpty ? Self.emptyChoices(name) : nil)
     }
 
+    /// The name of this schema: the Swift type's name for a `Generable` type (or the name given
+    /// to `@Generable(name:)`), the `name` of a dynamic root schema.
+    ///
+    /// A schema whose root has no name (a primitive, an array) is named after the `Generable`
+    /// type it was made for; a dynamic root made with `DynamicGenerationSchema(type:guides:)`
+    /// has that type's schema name; other unnamed dynamic roots (arrays, references) have an
+    /// empty name.
+    public var name: String {
+        if let name = root.definitionName ?? rootType.map(Self.typeName) { return name }
+        if case .generable(let type, _) = root { return type.generationSchema.name }
+        return ""
+    }
+
+    /// This schema under another name: the title of its root object, enumeration or any-of
+    /// schema, and the name other schemas refer to it by.
+    ///
+    /// A Pocket addition, written by `@Generable(name:)` so that a type's schema can use a
+    /// custom name instead of the Swift type name. A schema whose root has no name is returned
+    /// unchanged. Two types renamed to the same name in one schema are a
+    /// ``SchemaError/duplicateType(schema:type:context:)`` when the schema is encoded.
+    ///
+    /// - Parameter name: The new name.
+    /// - Returns: The renamed schema.
+    public func renamed(_ name: String) -> GenerationSchema {
+        let renamedRoot: SchemaNode
+        switch root {
+        case .object(_, let description, let properties):
+            renamedRoot = .object(name: name, description: description, properties: properties)
+        case .enumeration(_, let description, let choices):
+            renamedRoot = .enumeration(name: name, description: description, choices: choices)
+        case .anyOf(_, let description, let choices):
+            renamedRoot = .anyOf(name: name, description: description, choices: choices)
+        default:
+            return self
+        }
+        var error = deferredError
+        if definitions[name] != nil, error == nil {
+            error = .duplicateType(
+                schema: name, type: name,
+                context: .init(debugDescription: "The schema is renamed \(name), which is also the name of one of its definitions."))
+        }
+        return GenerationSchema(root: renamedRoot, rootType: rootType, definitions: definitions, deferredError: error)
+    }
+
     static func emptyChoices(_ name: String) -> SchemaError {
         .emptyTypeChoices(
             schema: name, context: .init(debugDescription: "The any-of schema \(name) has no choices; it needs at least one."))
@@ -124,7 +203,8 @@ extension GenerationSchema {
                 isOptional: false)
         }
 
-        /// Creates an optional property: the model may leave it out.
+        /// Creates an optional property: the model may leave it out, or writes `null` in a
+        /// schema made with `representNilExplicitlyInGeneratedContent: true`.
         ///
         /// - Parameters:
         ///   - name: The property's name.

@@ -21,6 +21,64 @@
 @attached(member, names: named(generationSchema), named(generatedContent), named(PartiallyGenerated))
 public macro Generable(description: String? = nil) = #externalMacro(module: "PocketMacros", type: "GenerableMacro")
 
+/// Makes a struct or enum `Generable`, choosing how an optional property without a value is
+/// generated.
+///
+/// ```swift
+/// @Generable(representNilExplicitlyInGeneratedContent: true)
+/// struct Novel {
+///     @Guide(description: "A short title") var title: String
+///     @Guide(description: "An optional subtitle") var subtitle: String?
+/// }
+/// // Novel(title: "Dune", subtitle: nil).generatedContent.jsonString
+/// // {"title":"Dune","subtitle":null}
+/// ```
+///
+/// With `false` (as with ``Generable(description:)``), a `nil` property is left out of the
+/// type's ``GeneratedContent`` and the model may leave an optional property out. With `true`,
+/// a `nil` property is present with the value `null` (``GeneratedContent/Kind/null``), and the
+/// schema requires every property, allowing `null` for the optional ones (see
+/// ``GenerationSchema/init(type:description:representNilExplicitlyInGeneratedContent:properties:)``),
+/// so the model always writes the key. Reading content back accepts either form: a missing
+/// key and `null` both give `nil`. In an enum, the flag applies to the optional associated
+/// values of cases with labeled or several values.
+///
+/// - Parameters:
+///   - description: A natural-language description of the type, shown to the model.
+///   - representNilExplicitlyInGeneratedContent: Whether `nil` properties are generated as
+///     `null` instead of being left out. Write `true` or `false`: the macro reads the literal.
+@attached(extension, conformances: Generable, names: named(init(_:)))
+@attached(member, names: named(generationSchema), named(generatedContent), named(PartiallyGenerated))
+public macro Generable(description: String? = nil, representNilExplicitlyInGeneratedContent: Bool) =
+    #externalMacro(module: "PocketMacros", type: "GenerableMacro")
+
+/// Makes a struct or enum `Generable` under a custom schema name instead of the Swift type
+/// name, optionally generating `nil` properties as `null`.
+///
+/// ```swift
+/// @Generable(name: "Book", description: "A novel", representNilExplicitlyInGeneratedContent: true)
+/// struct Novel {
+///     var title: String
+///     var subtitle: String?
+/// }
+/// // Novel.generationSchema.name == "Book"
+/// ```
+///
+/// The name is the schema's title, the name other schemas refer to it by (`$ref`) and the
+/// ``GenerationSchema/name`` a session records for structured responses. Names must be unique
+/// among the types of one schema.
+///
+/// - Parameters:
+///   - name: The schema's name.
+///   - description: A natural-language description of the type, shown to the model.
+///   - representNilExplicitlyInGeneratedContent: Whether `nil` properties are generated as
+///     `null` instead of being left out (see
+///     ``Generable(description:representNilExplicitlyInGeneratedContent:)``).
+@attached(extension, conformances: Generable, names: named(init(_:)))
+@attached(member, names: named(generationSchema), named(generatedContent), named(PartiallyGenerated))
+public macro Generable(name: String, description: String? = nil, representNilExplicitlyInGeneratedContent: Bool = false) =
+    #externalMacro(module: "PocketMacros", type: "GenerableMacro")
+
 /// Describes a property of a `@Generable` type to the model.
 ///
 /// - Parameter description: What the property holds.

@@ -43,4 +43,24 @@ struct SchemaProperty: Sendable {
     var description: String?
     var node: SchemaNode
     var isOptional: Bool
+    /// For an optional property of a schema made with `representNilExplicitlyInGeneratedContent:
+    /// true`: the property is always generated, with `null` when it has no value, instead of
+    /// being left out. No effect on a non-optional property.
+    var representsNilExplicitly = false
+
+    /// Whether the generated object must contain the property: non-optional properties, and
+    /// optional ones whose `nil` is written as `null`.
+    var isRequiredInOutput: Bool { !isOptional || representsNilExplicitly }
+
+    /// Whether the property's value may be `null` in place of a value of `node`.
+    var isNullable: Bool { isOptional && representsNilExplicitly }
+
+    /// The properties of an object made with `representNilExplicitlyInGeneratedContent:`.
+    static func representingNil(_ properties: [SchemaProperty], explicitly: Bool) -> [SchemaProperty] {
+        properties.map { property in
+            var property = property
+            property.representsNilExplicitly = explicitly && property.isOptional
+            return property
+        }
+    }
 }
