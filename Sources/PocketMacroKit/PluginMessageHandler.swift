@@ -73,8 +73,9 @@ public struct PluginMessageHandler: Sendable {
     /// Expands one attached-macro role.
     ///
     /// - Parameters:
-    ///   - macro: The macro's implementation type name (`GenerableMacro` or `GuideMacro`).
-    ///   - role: The role being expanded (`member`, `extension`, `peer`).
+    ///   - macro: The macro's implementation type name (`GenerableMacro`, `GuideMacro` or
+    ///     `SessionPropertyEntryMacro`).
+    ///   - role: The role being expanded (`member`, `extension`, `peer`, `accessor`).
     ///   - declarationSource: The attached-to declaration's source text.
     ///   - extendedType: For the extension role, the type being extended.
     ///   - conformances: For the extension role, the protocols still to add (`nil` when the
@@ -100,6 +101,16 @@ public struct PluginMessageHandler: Sendable {
             let type = (extendedType ?? expansion.declaration.name).trimmingCharacters(in: .whitespacesAndNewlines)
             let addConformance = conformances.map { $0.contains("Generable") } ?? true
             return (expansion.extensionDeclaration(extendedType: type, addConformance: addConformance), [])
+        case ("SessionPropertyEntryMacro", "peer"):
+            do {
+                return (try SessionPropertyEntryExpansion(declarationSource: declarationSource).keyDeclaration, [])
+            } catch {
+                return (nil, [error])
+            }
+        case ("SessionPropertyEntryMacro", "accessor"):
+            // Errors are reported once, by the peer role.
+            guard let expansion = try? SessionPropertyEntryExpansion(declarationSource: declarationSource) else { return ("", []) }
+            return (expansion.accessors, [])
         default:
             return (nil, [MacroError("PocketMacros has no \(role) role for \(macro)", at: 0)])
         }

@@ -339,3 +339,23 @@ func runCraftSession(orchestrator: CraftOrchestrator) async throws -> LanguageMo
     _ = try await session.respond(to: "Review my paper crane.")
     return session
 }
+
+// MARK: Custom session properties
+
+extension SessionPropertyValues {
+    @SessionPropertyEntry var isExamMode: Bool = false
+}
+
+/// A tutor that quizzes in exam mode and explains otherwise.
+struct TutorProfile: LanguageModelSession.DynamicProfile {
+    @SessionProperty(\.isExamMode) var isExamMode
+
+    var body: some LanguageModelSession.DynamicProfile {
+        if isExamMode {
+            Profile { Instructions("Quiz the student; never give the answer.") }
+                .temperature(0.2)
+        } else {
+            Profile { Instructions("Explain each step.") }
+        }
+    }
+}

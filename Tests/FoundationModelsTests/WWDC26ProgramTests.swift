@@ -71,4 +71,15 @@ import Testing
         #expect(counter.value == 3)
         #expect(session.transcript.count <= 5)
     }
+
+    @Test func aSessionPropertyEntrySwitchesTheProfile() async throws {
+        let session = LanguageModelSession(profile: TutorProfile().model(MyLanguageModel()))
+        #expect(session.properties.isExamMode == false)
+        let explained = try await session.respond(to: "What is 3 × 4?")
+        #expect(session.transcript.first?.description.contains("Explain each step.") == true)
+        session.properties.isExamMode = true
+        let quizzed = try await session.respond(to: "Test me.")
+        #expect(session.transcript.first?.description.contains("Quiz the student") == true)
+        #expect(explained.content == "Hello at temperature 1.0." && quizzed.content == "Hello at temperature 0.2.")
+    }
 }

@@ -86,10 +86,9 @@ public final class SessionPropertyValues: @unchecked Sendable {
 
 /// A protocol for defining a custom session property key.
 ///
-/// Extend ``SessionPropertyValues`` with a property that reads and writes
-/// `self[YourKey.self]`, then read it with ``LanguageModelSession/SessionProperty``.
-/// (Apple's `@SessionPropertyEntry` macro, which writes that property for you, is not in Pocket
-/// yet.)
+/// ``SessionPropertyEntry()`` writes the key and the property for you; by hand, extend
+/// ``SessionPropertyValues`` with a property that reads and writes `self[YourKey.self]`, then
+/// read it with ``LanguageModelSession/SessionProperty``.
 public protocol SessionPropertyKey: SendableMetatype {
     /// The type of value that represent this property key.
     associatedtype Value
@@ -147,3 +146,25 @@ extension DynamicInstructions {
     /// instructions.
     public typealias SessionProperty = LanguageModelSession.SessionProperty
 }
+
+/// Declares a custom session property: a key type with the initializer as its default value,
+/// and accessors that read and write it in the session's ``SessionPropertyValues``.
+///
+/// ```swift
+/// extension SessionPropertyValues {
+///     @SessionPropertyEntry var tone: String = "calm"
+/// }
+///
+/// struct TonedProfile: LanguageModelSession.DynamicProfile {
+///     @SessionProperty(\.tone) var tone
+///     var body: some LanguageModelSession.DynamicProfile {
+///         Profile { Instructions("Answer in a \(tone) tone.") }
+///     }
+/// }
+/// // session.properties.tone = "pirate"
+/// ```
+///
+/// Write `var name: Type = defaultValue`: the type annotation and the default are required.
+@attached(accessor)
+@attached(peer, names: prefixed(__Key_))
+public macro SessionPropertyEntry() = #externalMacro(module: "PocketMacros", type: "SessionPropertyEntryMacro")
