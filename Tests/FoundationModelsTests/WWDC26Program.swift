@@ -15,13 +15,14 @@ struct MyLanguageModel: LanguageModel {
     typealias Executor = MyLanguageModelExecutor
 
     var modelID = "my-model-2026-06-08"
+    var seesImages = false
 
     var capabilities: LanguageModelCapabilities {
         LanguageModelCapabilities([
             .toolCalling,
             .guidedGeneration,
             .reasoning,
-        ])
+        ] + (seesImages ? [.vision] : []))
     }
 
     var executorConfiguration: Executor.Configuration {

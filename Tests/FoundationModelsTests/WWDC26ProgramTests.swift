@@ -40,9 +40,24 @@ import Testing
         #expect(decoded == transcript)
         #expect(responseMetadata(in: decoded) == [["modelID": GeneratedContent("my-model")]])
 
-        let session = LanguageModelSession(model: MyLanguageModel())
+        // A model without vision refuses an image, before it runs.
+        let textOnly = LanguageModelSession(model: MyLanguageModel())
+        do {
+            _ = try await textOnly.respond(to: captionPrompt(for: URL(fileURLWithPath: "/tmp/cat.png")))
+            Issue.record("a text-only model accepted an image")
+        } catch LanguageModelError.unsupportedCapability(let info) {
+            #expect(info.capability == .vision)
+        }
+        #expect(textOnly.transcript.isEmpty)
+
+        let session = LanguageModelSession(model: MyLanguageModel(seesImages: true))
         _ = try await session.respond(to: captionPrompt(for: URL(fileURLWithPath: "/tmp/cat.png")))
-        #expect(session.transcript.first?.description.contains("[image: photo-1]") == true)
+        guard case .prompt(let prompt) = session.transcript.first, case .attachment(let image) = prompt.segments.last else {
+            Issue.record("the prompt entry has no attachment: \(session.transcript)"); return
+        }
+        #expect(image.label == "photo-1")
+        #expect(image.content == .image(Transcript.ImageAttachment(url: URL(fileURLWithPath: "/tmp/cat.png"))))
+        #expect(session.transcript.first?.description.contains("Write a caption for this photo:") == true)
         guard case .response(let response) = session.transcript.last else { Issue.record("no response"); return }
         #expect(response.metadata["modelID"] == GeneratedContent("my-model-2026-06-08"))
     }

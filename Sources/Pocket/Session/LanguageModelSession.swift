@@ -355,12 +355,16 @@ public final class LanguageModelSession: @unchecked Sendable {
         let reasoningLevel = contextOptions.reasoningLevel ?? hooks?.reasoningLevel
         let definitions = setup.definitions
         try check(prompt: prompt.text, schema: schema, tools: definitions, reasoningLevel: reasoningLevel, model: setup.model, guardrails: setup.guardrails)
+        if prompt.hasAttachments && !setup.model.capabilities.contains(.vision) {
+            throw LanguageModelError.unsupportedCapability(.init(
+                capability: .vision, debugDescription: "the prompt has an image attachment; the model does not declare vision"))
+        }
         let requestMetadata = metadata.mapValues { $0.jsonString as any Sendable & Codable & Equatable }
         var format = schema.map { Transcript.ResponseFormat(schema: $0) }
         if let name = schemaName { format?.name = name }
         format?.includedInPrompt = includeSchemaInPrompt
         var newEntries: [Transcript.Entry] = [.prompt(.init(
-            segments: [.text(.init(content: prompt.text))], options: options, responseFormat: format))]
+            segments: prompt.transcriptSegments, options: options, responseFormat: format))]
         var loop = ToolLoop()
         var usage = Usage.zero
         var committed = false

@@ -13,17 +13,48 @@
 /// }
 /// ```
 ///
-/// When rendered for the model, segments are joined with newlines.
+/// When rendered for the model, segments are joined with newlines; an image ``Attachment`` is
+/// kept as an attachment segment of the transcript's prompt entry (a model without `.vision`
+/// refuses the request).
 ///
 /// (Implementations of `PromptRepresentable` in Pocket use an explicit `return`: the requirement
 /// carries `@PromptBuilder`, which would otherwise rewrite an implicit body into a call of the
 /// value's own representation, recursing forever.)
 public struct Prompt: Sendable {
-    /// The text segments, in order.
-    var segments: [String]
+    /// The parts, in order: text, or an attachment.
+    var parts: [Transcript.Segment]
+
+    init(parts: [Transcript.Segment]) {
+        self.parts = parts
+    }
 
     init(segments: [String]) {
-        self.segments = segments
+        parts = segments.map { .text(.init(content: $0)) }
+    }
+
+    /// The parts as text (an attachment as its placeholder, `[image: label]`).
+    var segments: [String] { parts.map(\.description) }
+
+    /// Whether the prompt holds an attachment.
+    var hasAttachments: Bool {
+        parts.contains { if case .attachment = $0 { true } else { false } }
+    }
+
+    /// The prompt entry's segments: one text segment (the parts joined with newlines), or, with
+    /// attachments, the attachments between texts that join the text parts around them.
+    var transcriptSegments: [Transcript.Segment] {
+        guard hasAttachments else { return [.text(.init(content: text))] }
+        var result: [Transcript.Segment] = []
+        var texts: [String] = []
+        func flush() {
+            if !texts.isEmpty { result.append(.text(.init(content: texts.joined(separator: "\n")))) }
+            texts = []
+        }
+        for part in parts {
+            if case .text(let text) = part { texts.append(text.content) } else { flush(); result.append(part) }
+        }
+        flush()
+        return result
     }
 
     /// Creates prompt from the content of a builder closure.
@@ -73,7 +104,7 @@ extension String: PromptRepresentable {
 extension Array: PromptRepresentable where Element: PromptRepresentable {
     /// The segments of every element, in order.
     public var promptRepresentation: Prompt {
-        return Prompt(segments: flatMap { $0.promptRepresentation.segments })
+        return Prompt(parts: flatMap { $0.promptRepresentation.parts })
     }
 }
 
@@ -82,16 +113,16 @@ extension Array: PromptRepresentable where Element: PromptRepresentable {
 public struct PromptBuilder {
     /// Joins the segments of each component of a block.
     public static func buildBlock<each P: PromptRepresentable>(_ components: repeat each P) -> Prompt {
-        var segments: [String] = []
+        var parts: [Transcript.Segment] = []
         for component in repeat each components {
-            segments += component.promptRepresentation.segments
+            parts += component.promptRepresentation.parts
         }
-        return Prompt(segments: segments)
+        return Prompt(parts: parts)
     }
 
     /// Joins the segments of the values produced by a `for` loop.
     public static func buildArray(_ components: [some PromptRepresentable]) -> Prompt {
-        Prompt(segments: components.flatMap { $0.promptRepresentation.segments })
+        Prompt(parts: components.flatMap { $0.promptRepresentation.parts })
     }
 
     /// The first branch of an `if`/`else` or `switch`.

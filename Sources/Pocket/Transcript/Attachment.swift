@@ -53,8 +53,9 @@ extension Attachment where Content == ImageAttachmentContent {
 }
 
 extension Attachment: PromptRepresentable where Content == ImageAttachmentContent {
-    /// The attachment's placeholder text (`[image: label]`).
-    public var promptRepresentation: Prompt { Prompt(segments: [transcriptSegment.description]) }
+    /// The attachment as a prompt part: an attachment segment of the prompt entry (its
+    /// placeholder text `[image: label]` where the prompt is read as text).
+    public var promptRepresentation: Prompt { Prompt(parts: [.attachment(transcriptSegment)]) }
 }
 
 extension Attachment: InstructionsRepresentable where Content == ImageAttachmentContent {

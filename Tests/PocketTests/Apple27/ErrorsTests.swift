@@ -75,6 +75,22 @@ import Testing
         #expect(instructions.segments.text == "Be verbose.")
     }
 
+    /// Pocket's models read text: an image in the prompt is refused with Apple's error.
+    @Test(.enabled(if: smolLM2IsInstalled, "SmolLM2-135M-Instruct, the small test model, is not installed (run Weights/fetch)"))
+    func anImageForATextModelIsAnUnsupportedCapability() async throws {
+        let session = LanguageModelSession(model: try #require(smolLM2Model))
+        await #expect {
+            try await session.respond(options: greedy(4)) {
+                "What is in this picture?"
+                Attachment(imageURL: URL(fileURLWithPath: "/tmp/picture.png")).label("picture")
+            }
+        } throws: { error in
+            guard case LanguageModelError.unsupportedCapability(let info) = error else { return false }
+            return info.capability == .vision
+        }
+        #expect(session.transcript.isEmpty)
+    }
+
     // MARK: Transcript.Response.metadata
 
     @Test func responseMetadataRoundTrips() throws {
