@@ -360,3 +360,122 @@ struct TutorProfile: LanguageModelSession.DynamicProfile {
         }
     }
 }
+
+// MARK: More of the 27 surface, as Apple's documentation writes it
+
+/// A reusable modifier (session 242, "Custom modifiers").
+struct CarefulModifier: LanguageModelSession.DynamicProfileModifier {
+    func body(content: Content) -> some LanguageModelSession.DynamicProfile {
+        content
+            .samplingMode(.greedy)
+            .temperature(0.1)
+            .transcriptErrorHandlingPolicy(.revertTranscript)
+    }
+}
+
+/// Lifecycle hooks (session 242, "Lifecycle modifiers and session properties").
+final class HookLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [String] = []
+    func add(_ event: String) { lock.withLock { events.append(event) } }
+    var all: [String] { lock.withLock { events } }
+}
+
+func observedProfile(log: HookLog, model: some LanguageModel) -> LanguageModelSession.AnyDynamicProfile {
+    LanguageModelSession.AnyDynamicProfile(erasing:
+        Profile { Instructions("Answer briefly.") }
+            .model(model)
+            .modifier(CarefulModifier())
+            .onActivate { log.add("activate") }
+            .onPrompt { log.add("prompt") }
+            .onReasoning { log.add("reasoning") }
+            .onToolCall { call in log.add("call \(call.toolName)") }
+            .onToolOutput { log.add("output") }
+            .onResponse { log.add("response") }
+    )
+}
+
+/// A session from dynamic instructions alone.
+func instructedSession(model: some LanguageModel, formal: Bool) -> LanguageModelSession {
+    LanguageModelSession(model: model, dynamicInstructions: FormalityInstructions(formal: formal), history: [])
+}
+
+struct FormalityInstructions: DynamicInstructions {
+    var formal: Bool
+    var body: some DynamicInstructions {
+        if formal {
+            Instructions("Use a formal register.")
+        } else {
+            Instructions("Be casual.")
+        }
+    }
+}
+
+// Explicit nil (26.4) and schema names (27).
+@Generable(description: "A novel", representNilExplicitlyInGeneratedContent: true)
+struct Novel {
+    @Guide(description: "The title")
+    var title: String
+    @Guide(description: "A subtitle, if the book has one")
+    var subtitle: String?
+}
+
+@Generable(name: "Book", description: "A book", representNilExplicitlyInGeneratedContent: false)
+struct BookRecord {
+    var title: String
+    var isbn: String?
+}
+
+/// Hand-written schemas with the 26.4 flag.
+func nullableSchemas() throws -> (GenerationSchema, GenerationSchema) {
+    let direct = GenerationSchema(
+        type: Novel.self, description: "A novel", representNilExplicitlyInGeneratedContent: true,
+        properties: [
+            GenerationSchema.Property(name: "title", type: String.self),
+            GenerationSchema.Property(name: "subtitle", type: String?.self),
+        ])
+    let dynamic = try GenerationSchema(
+        root: DynamicGenerationSchema(
+            name: "Note", description: "A note", representNilExplicitlyInGeneratedContent: true,
+            properties: [
+                DynamicGenerationSchema.Property(name: "text", schema: DynamicGenerationSchema(type: String.self)),
+                DynamicGenerationSchema.Property(name: "tag", schema: DynamicGenerationSchema(type: String.self), isOptional: true),
+            ]),
+        dependencies: [])
+    return (direct, dynamic)
+}
+
+/// A tool that takes an image the person attached (27's `ImageReference`).
+struct DescribePhotoTool: Tool {
+    let description = "Describes an attached photo."
+
+    @Generable
+    struct Arguments {
+        @Guide(description: "The photo to describe")
+        var image: ImageReference
+    }
+
+    func call(arguments: Arguments) async throws -> String { "photo \(arguments.image.attachmentLabel)" }
+}
+
+/// The transcript and error types of 27 built by hand, as a provider or a test would.
+func handBuiltValues() -> [String] {
+    let definition = Transcript.ToolDefinition(name: "describe", description: "Describes a photo.", parameters: DescribePhotoTool.Arguments.generationSchema)
+    let format = Transcript.ResponseFormat(type: Novel.self)
+    var kinds: [String] = []
+    if case .schema(let schema) = format.kind { kinds.append("schema \(schema.name)") }
+    let segment = Transcript.Segment.structure(Transcript.StructuredSegment(schemaName: "Novel", content: Novel(title: "Dune", subtitle: nil).generatedContent))
+    let image = Transcript.Segment.attachment(Transcript.AttachmentSegment(content: .image(Transcript.ImageAttachment(url: URL(fileURLWithPath: "/tmp/p.png"))), label: "p"))
+    let rateLimited = LanguageModelError.RateLimited(resetDate: Date(timeIntervalSince1970: 0), debugDescription: "slow down")
+    let guide = LanguageModelError.UnsupportedGenerationGuide(schemaName: "Novel", debugDescription: "no lookahead")
+    let toolMode = GenerationOptions.ToolCallingMode.allowed
+    return kinds + [
+        definition.name, segment.description, image.description, "\(rateLimited.resetDate != nil)", guide.schemaName ?? "",
+        "\(toolMode.kind)", "\(LanguageModelCapabilities([.vision]).contains(.vision))",
+    ]
+}
+
+/// Explaining a refusal (26.0's `Refusal.explanation`).
+func explain(_ refusal: LanguageModelSession.GenerationError.Refusal) async throws -> String {
+    try await refusal.explanation.content
+}

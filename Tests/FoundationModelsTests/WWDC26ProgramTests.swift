@@ -97,4 +97,38 @@ import Testing
         #expect(session.transcript.first?.description.contains("Quiz the student") == true)
         #expect(explained.content == "Hello at temperature 1.0." && quizzed.content == "Hello at temperature 0.2.")
     }
+
+    @Test func hooksModifiersAndDynamicInstructionsRun() async throws {
+        let log = HookLog()
+        let session = LanguageModelSession(profile: observedProfile(log: log, model: MyLanguageModel()))
+        let answer = try await session.respond(to: "Hi")
+        // The custom modifier asked for greedy sampling: the provider answers at temperature 0.
+        #expect(answer.content == "Hello at temperature 0.0.")
+        #expect(log.all == ["activate", "prompt", "response"])
+
+        let formal = instructedSession(model: MyLanguageModel(), formal: true)
+        _ = try await formal.respond(to: "Hello")
+        #expect(formal.transcript.first?.description.contains("formal register") == true)
+    }
+
+    @Test func explicitNilAndSchemaNames() throws {
+        #expect(Novel(title: "Dune", subtitle: nil).generatedContent.jsonString == #"{"title":"Dune","subtitle":null}"#)
+        #expect(BookRecord(title: "Emma", isbn: nil).generatedContent.jsonString == #"{"title":"Emma"}"#)
+        #expect(BookRecord.generationSchema.name == "Book")
+        let (direct, dynamic) = try nullableSchemas()
+        let json = try JSONEncoder().encode(direct)
+        #expect(String(decoding: json, as: UTF8.self).contains("null"))
+        #expect(try JSONDecoder().decode(GenerationSchema.self, from: json).jsonSchemaString() == direct.jsonSchemaString())
+        #expect(String(decoding: try JSONEncoder().encode(dynamic), as: UTF8.self).contains("null"))
+    }
+
+    @Test func handBuiltValuesKeepApplesShapes() async throws {
+        #expect(handBuiltValues() == [
+            "schema Novel", "describe", #"{"title":"Dune","subtitle":null}"#, "[image: p]", "true", "Novel", "allowed", "true",
+        ])
+        let refusal = LanguageModelSession.GenerationError.Refusal(transcriptEntries: [])
+        #expect(try await explain(refusal) == "The model declined to respond to this request.")
+        let tool = DescribePhotoTool()
+        #expect(try await tool.call(arguments: .init(image: ImageReference(attachmentLabel: "p-1"))) == "photo p-1")
+    }
 }
