@@ -383,7 +383,7 @@ final class HookLog: @unchecked Sendable {
 
 func observedProfile(log: HookLog, model: some LanguageModel) -> LanguageModelSession.AnyDynamicProfile {
     LanguageModelSession.AnyDynamicProfile(erasing:
-        Profile { Instructions("Answer briefly.") }
+        LanguageModelSession.Profile { Instructions("Answer briefly.") }
             .model(model)
             .modifier(CarefulModifier())
             .onActivate { log.add("activate") }
