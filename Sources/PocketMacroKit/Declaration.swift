@@ -119,3 +119,20 @@ public indirect enum TypeSyntax: Equatable, Sendable {
     /// `some P` or `any P`.
     case opaque
 }
+
+/// A lone property declaration as read by ``DeclarationParser/parseProperty(_:)``: what
+/// `@SessionPropertyEntry` needs, with the offsets diagnostics point at.
+public struct PropertyDeclaration: Sendable, Equatable {
+    /// Whether the declaration is a `let`.
+    public var isLet: Bool
+    /// Offset of the `var` or `let` keyword.
+    public var keywordOffset: Int
+    /// The (first) binding's name.
+    public var name: String
+    /// Offset of the name.
+    public var nameOffset: Int
+    /// The type annotation as written, if any.
+    public var typeText: String?
+    /// The initial value as written, if any.
+    public var initialValue: String?
+}

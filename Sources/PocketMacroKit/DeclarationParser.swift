@@ -23,6 +23,16 @@ public struct DeclarationParser {
         return try parser.parseTypeDeclaration()
     }
 
+    /// Parses a lone property declaration such as `@SessionPropertyEntry var tone: String =
+    /// "calm"` (leading attributes and modifiers skipped): its first binding's name, type text
+    /// and initial-value text.
+    ///
+    /// - Throws: ``MacroError`` for text that is not a `var` or `let` declaration.
+    public static func parseProperty(_ source: String) throws(MacroError) -> PropertyDeclaration {
+        var parser = DeclarationParser(source: source, tokens: try Lexer.tokenize(source))
+        return try parser.parsePropertyDeclaration()
+    }
+
     /// Parses a lone attribute such as `@Generable(description: "A cat")`.
     public static func parseAttribute(_ source: String) throws(MacroError) -> Attribute {
         var parser = DeclarationParser(source: source, tokens: try Lexer.tokenize(source))
@@ -290,6 +300,31 @@ public struct DeclarationParser {
     }
 
     // MARK: Properties
+
+    private mutating func parsePropertyDeclaration() throws(MacroError) -> PropertyDeclaration {
+        _ = try parseAttributes()
+        _ = try parseModifiers()
+        guard let keyword = current, keyword.isWord("var") || keyword.isWord("let") else {
+            throw MacroError("expected a property declaration\(foundDescription)", at: currentOffset)
+        }
+        index += 1
+        let name = try expectIdentifier("a property name")
+        var typeText: String?
+        if consume(":") {
+            let start = currentOffset
+            _ = try parseType()
+            typeText = text(from: start, to: tokens[index - 1].end)
+        }
+        var initialValue: String?
+        if consume("=") {
+            let start = index
+            try skipExpression()
+            if index > start { initialValue = text(from: tokens[start].start, to: tokens[index - 1].end) }
+        }
+        return PropertyDeclaration(
+            isLet: keyword.text == "let", keywordOffset: keyword.start, name: name.text, nameOffset: name.start,
+            typeText: typeText, initialValue: initialValue)
+    }
 
     /// Parses `name: Type = value, …` after `var`/`let`; returns the stored instance properties.
     private mutating func parseBindings(isLet: Bool, isStatic: Bool, attributes: [Attribute]) throws(MacroError) -> [StoredProperty] {

@@ -29,52 +29,28 @@ public struct SessionPropertyEntryExpansion {
     /// - Throws: ``MacroError`` when the declaration is not a `var` with a type annotation and
     ///   an initializer.
     public init(declarationSource source: String) throws(MacroError) {
-        let tokens = try Lexer.tokenize(source)
-        guard let varIndex = tokens.firstIndex(where: { $0.isWord("var") }) else {
-            let isLet = tokens.first(where: { $0.isWord("let") })
+        let property: PropertyDeclaration
+        do {
+            property = try DeclarationParser.parseProperty(source)
+        } catch {
+            throw MacroError("@SessionPropertyEntry applies to a property: write `var name: Type = defaultValue`", at: error.offset)
+        }
+        guard !property.isLet else {
+            throw MacroError("@SessionPropertyEntry needs a `var`, since session properties can be set", at: property.keywordOffset)
+        }
+        guard let type = property.typeText else {
             throw MacroError(
-                isLet == nil ? "@SessionPropertyEntry applies to a property: write `var name: Type = defaultValue`"
-                    : "@SessionPropertyEntry needs a `var`, since session properties can be set",
-                at: isLet?.start ?? 0)
+                "@SessionPropertyEntry needs the property's type: write `var \(property.name): Type = defaultValue`",
+                at: property.nameOffset)
         }
-        let nameIndex = varIndex + 1
-        guard nameIndex < tokens.count, tokens[nameIndex].kind == .identifier else {
-            throw MacroError("@SessionPropertyEntry needs a property name after `var`", at: tokens[varIndex].end)
-        }
-        guard nameIndex + 1 < tokens.count, tokens[nameIndex + 1].isSymbol(":") else {
+        guard let defaultValue = property.initialValue else {
             throw MacroError(
-                "@SessionPropertyEntry needs the property's type: write `var \(tokens[nameIndex].text): Type = defaultValue`",
-                at: tokens[nameIndex].end)
+                "@SessionPropertyEntry needs a default value: write `var \(property.name): Type = defaultValue`",
+                at: property.nameOffset)
         }
-        // The type runs to the `=` that is not inside brackets (generic arguments, tuples,
-        // closures' parameter lists, dictionary and array types).
-        var depth = 0
-        var equalsIndex: Int?
-        for index in (nameIndex + 2)..<tokens.count {
-            let token = tokens[index]
-            if token.isSymbol("(") || token.isSymbol("[") || token.isSymbol("<") || token.isSymbol("{") { depth += 1 }
-            // The lexer splits a function type's `->` into `-` and `>`: that `>` closes nothing.
-            let isArrowHead = token.isSymbol(">") && tokens[index - 1].text.hasSuffix("-") && tokens[index - 1].end == token.start
-            if token.isSymbol(")") || token.isSymbol("]") || (token.isSymbol(">") && !isArrowHead) || token.isSymbol("}") { depth -= 1 }
-            if depth == 0, token.isSymbol("=") {
-                equalsIndex = index
-                break
-            }
-        }
-        guard let equalsIndex, equalsIndex > nameIndex + 2, equalsIndex + 1 < tokens.count else {
-            throw MacroError(
-                "@SessionPropertyEntry needs a default value: write `var \(tokens[nameIndex].text): Type = defaultValue`",
-                at: tokens[nameIndex].start)
-        }
-        let bytes = Array(source.utf8)
-        func text(_ from: Int, _ to: Int) -> String {
-            String(decoding: bytes[from..<to], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        name = tokens[nameIndex].text
-        type = text(tokens[nameIndex + 2].start, tokens[equalsIndex - 1].end)
-        // The initializer runs to the end of the declaration (an accessor block would make it
-        // computed already, which the compiler rejects before expanding).
-        defaultValue = text(tokens[equalsIndex + 1].start, tokens.last!.end)
+        name = property.name
+        self.type = type
+        self.defaultValue = defaultValue
     }
 
     /// The name of the generated key type.
