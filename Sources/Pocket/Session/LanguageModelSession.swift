@@ -354,11 +354,7 @@ public final class LanguageModelSession: @unchecked Sendable {
         let options = hooks?.generationOptions(over: options) ?? options
         let reasoningLevel = contextOptions.reasoningLevel ?? hooks?.reasoningLevel
         let definitions = setup.definitions
-        try check(prompt: prompt.text, schema: schema, tools: definitions, reasoningLevel: reasoningLevel, model: setup.model, guardrails: setup.guardrails)
-        if prompt.hasAttachments && !setup.model.capabilities.contains(.vision) {
-            throw LanguageModelError.unsupportedCapability(.init(
-                capability: .vision, debugDescription: "the prompt has an image attachment; the model does not declare vision"))
-        }
+        try check(prompt: prompt, schema: schema, tools: definitions, reasoningLevel: reasoningLevel, model: setup.model, guardrails: setup.guardrails)
         let requestMetadata = metadata.mapValues { $0.jsonString as any Sendable & Codable & Equatable }
         var format = schema.map { Transcript.ResponseFormat(schema: $0) }
         if let name = schemaName { format?.name = name }
@@ -440,16 +436,16 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
 
     /// The checks a request passes before the model runs: the guardrails and languages on the
-    /// prompt, the schema's resolution, and the model's capabilities for a schema, tools and a
-    /// reasoning level.
+    /// prompt, the schema's resolution, and the model's capabilities for a schema, tools, a
+    /// reasoning level and images.
     private func check(
-        prompt: String, schema: GenerationSchema?, tools: [Transcript.ToolDefinition], reasoningLevel: ContextOptions.ReasoningLevel? = nil,
+        prompt: Prompt, schema: GenerationSchema?, tools: [Transcript.ToolDefinition], reasoningLevel: ContextOptions.ReasoningLevel? = nil,
         model: any LanguageModel, guardrails: SystemLanguageModel.Guardrails
     ) throws {
-        guard guardrails.check(prompt) else {
+        guard guardrails.check(prompt.text) else {
             throw LanguageModelError.guardrailViolation(.init(debugDescription: "the prompt was rejected by the session's guardrails"))
         }
-        if let model = model as? SystemLanguageModel, let language = LanguageDetection.unsupportedLanguage(of: prompt, supported: model.supportedLanguages) {
+        if let model = model as? SystemLanguageModel, let language = LanguageDetection.unsupportedLanguage(of: prompt.text, supported: model.supportedLanguages) {
             throw LanguageModelError.unsupportedLanguageOrLocale(.init(
                 debugDescription: "the prompt appears to be in \(language), which the model does not list in general.languages"))
         }
@@ -466,6 +462,10 @@ public final class LanguageModelSession: @unchecked Sendable {
         if !tools.isEmpty && !capabilities.contains(.toolCalling) {
             throw LanguageModelError.unsupportedCapability(.init(
                 capability: .toolCalling, debugDescription: "the session has tools; the model does not declare tool calling"))
+        }
+        if prompt.hasAttachments && !capabilities.contains(.vision) {
+            throw LanguageModelError.unsupportedCapability(.init(
+                capability: .vision, debugDescription: "the prompt has an image attachment; the model does not declare vision"))
         }
         if let reasoningLevel, !capabilities.contains(.reasoning) {
             throw LanguageModelError.unsupportedCapability(.init(
