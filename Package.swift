@@ -64,7 +64,7 @@ struct InstructionSetTier {
         conditions: ["POCKET_ISA_AVX2", "POCKET_X86_KERNELS", "POCKET_256BIT_VECTORS", "POCKET_FMA", "POCKET_F16C"],
         requiredFeatures: ["avx2", "fma", "f16c"])
     static let sse2 = InstructionSetTier(
-        name: "sse2", conditions: ["POCKET_ISA_SSE2", "POCKET_X86_KERNELS"], requiredFeatures: [])
+        name: "sse2", conditions: ["POCKET_ISA_SSE2", "POCKET_X86_KERNELS", "POCKET_WIDENED_COLUMNS"], requiredFeatures: [])
     static let portable = InstructionSetTier(name: "portable", conditions: [], requiredFeatures: [])
 
     static func named(_ name: String) -> InstructionSetTier? {

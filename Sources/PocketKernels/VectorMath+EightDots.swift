@@ -32,9 +32,7 @@ extension VectorMath {
         let order = unsafeBitCast(SIMD8<Int32>(0, 4, 1, 5, 2, 6, 3, 7), to: __m256i.self)
         return unsafeBitCast(_mm256_permutevar8x32_ps(scores, order), to: SIMD8<Float>.self)
         #else
-        var scores = SIMD8<Float>()
-        for j in 0..<8 { scores[j] = reduced(lanes(j)) }
-        return scores
+        return reducedTogether(lanes)
         #endif
     }
 
@@ -43,8 +41,27 @@ extension VectorMath {
     /// no 256-bit vectors, so this is the per-score reduction).
     @inline(__always)
     static func eightDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, stride: Int, count: Int) -> SIMD8<Float> {
-        var scores = SIMD8<Float>()
-        for j in 0..<8 { scores[j] = reduced(eightLanes(a, b + j * stride, count: count)) }
-        return scores
+        reducedTogether { eightLanes(a, b + $0 * stride, count: count) }
+    }
+
+    /// `reduced(lanes(j))` for `j` in `0..<8` with 128-bit steps, four scores per instruction,
+    /// bit for bit (each score's sums in ``reduced(_:)``'s order). Setting the scores one lane at
+    /// a time instead went through memory: a stall on every score.
+    @inline(__always)
+    static func reducedTogether(_ lanes: (Int) -> SIMD8<Float>) -> SIMD8<Float> {
+        @inline(__always) func four(_ j: Int) -> SIMD4<Float> {
+            let e = lanes(j)
+            return e.lowHalf + e.highHalf
+        }
+        // Lanes 0 + 2 and 1 + 3 of two scores' fours, side by side.
+        @inline(__always) func paired(_ x: SIMD4<Float>, _ y: SIMD4<Float>) -> SIMD4<Float> {
+            SIMD4(x[0], x[1], y[0], y[1]) + SIMD4(x[2], x[3], y[2], y[3])
+        }
+        // The two halves of each of four scores added: the scores in order.
+        @inline(__always) func finished(_ p: SIMD4<Float>, _ q: SIMD4<Float>) -> SIMD4<Float> {
+            SIMD4(p[0], p[2], q[0], q[2]) + SIMD4(p[1], p[3], q[1], q[3])
+        }
+        return SIMD8(lowHalf: finished(paired(four(0), four(1)), paired(four(2), four(3))),
+                     highHalf: finished(paired(four(4), four(5)), paired(four(6), four(7))))
     }
 }

@@ -51,7 +51,7 @@ extension Q4_1.X86: RowGroupKernel {
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
         #if !POCKET_FMA
         if !Q4_1.keepsLlamaCppLanes {
-            var sums = BlockSums<SIMD16<Float>>()
+            var sums = BlockSums()
             forEachColumn(group, blocks: blocks, prefetching: true) { w, d, m, b in sums.add(w, d, m, x, b) }
             return sums.total
         }
@@ -62,15 +62,16 @@ extension Q4_1.X86: RowGroupKernel {
     }
 
     /// Two vectors at a time (eighteen accumulators each would not fit the registers four at a
-    /// time); each column is unpacked once per pair.
+    /// time); each column is unpacked once per pair. Without FMA, from widened columns.
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        #if !POCKET_FMA
-        if !Q4_1.keepsLlamaCppLanes { return inTwoPasses { halfGroupDot4(group, half: $0, x, blocks: blocks) } }
-        #endif
+        #if POCKET_WIDENED_COLUMNS  // the tier without FMA (`WidenedColumns+SSE2.swift`)
+        return widenedGroupDot4(group, x, blocks: blocks)
+        #else
         let first = groupDot2(group, x.0, x.1, blocks: blocks), second = groupDot2(group, x.2, x.3, blocks: blocks)
         return (first.0, first.1, second.0, second.1)
+        #endif
     }
 
     @inline(__always)
@@ -100,32 +101,13 @@ extension Q4_1.X86: RowGroupKernel {
     }
 
     #if !POCKET_FMA
-    /// Rows `8·half`…`8·half + 7` of a group times four vectors without llama.cpp's lanes
-    /// (``Q4_1/keepsLlamaCppLanes``), each column unpacked once (as the other 32-weight
-    /// formats' passes in `RowGroupKernel+HalfWidth.swift`).
-    @inline(__always)
-    static func halfGroupDot4(_ group: UnsafeRawPointer, half: Int, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
-        -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        var s0 = BlockSums<SIMD8<Float>>(), s1 = BlockSums<SIMD8<Float>>()
-        var s2 = BlockSums<SIMD8<Float>>(), s3 = BlockSums<SIMD8<Float>>()
-        var column = group
-        for b in 0..<blocks {
-            let w = GroupWeights<SIMD8<UInt32>>.fourBit(column + 64 + 32 * half)
-            let d = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 16 * half, as: SIMD8<UInt16>.self))
-            let m = ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32 + 16 * half, as: SIMD8<UInt16>.self))
-            s0.add(w, d, m, x.0, b); s1.add(w, d, m, x.1, b); s2.add(w, d, m, x.2, b); s3.add(w, d, m, x.3, b)
-            column += Q4_1.groupColumnBytes
-        }
-        return (s0.total, s1.total, s2.total, s3.total)
-    }
-
     /// One sum per row without llama.cpp's lanes (``Q4_1/keepsLlamaCppLanes``): each block's
-    /// products as one integer, scaled once; the minimums' term apart. Sixteen rows or eight.
-    struct BlockSums<Floats: SIMD> where Floats.Scalar == Float {
-        var sum = Floats(), offsets = Floats()
+    /// products as one integer, scaled once; the minimums' term apart.
+    struct BlockSums {
+        var sum = SIMD16<Float>(), offsets = SIMD16<Float>()
 
         /// Each row's sum plus its minimums' term.
-        var total: Floats { @inline(__always) get { sum + offsets } }
+        var total: SIMD16<Float> { @inline(__always) get { sum + offsets } }
     }
     #endif
 
@@ -160,7 +142,7 @@ extension Q4_1.X86: RowGroupKernel {
 #endif
 
 #if POCKET_X86_KERNELS && !POCKET_FMA
-extension Q4_1.X86.BlockSums where Floats == SIMD16<Float> {
+extension Q4_1.X86.BlockSums {
     /// Adds block `b` of sixteen rows (weights `w`, scales `d`, minimums `m`) times `x`.
     @inline(__always)
     mutating func add(_ w: GroupWeights<SIMD16<UInt32>>, _ d: SIMD16<Float>, _ m: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
@@ -172,21 +154,6 @@ extension Q4_1.X86.BlockSums where Floats == SIMD16<Float> {
         let q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
         sum.multiplyAdd(ByteDot.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
         offsets.multiplyAdd(m, SIMD16(repeating: x.sums[b]))
-    }
-}
-
-extension Q4_1.X86.BlockSums where Floats == SIMD8<Float> {
-    /// Adds block `b` of eight rows (weights `w`, scales `d`, minimums `m`) times `x`.
-    @inline(__always)
-    mutating func add(_ w: GroupWeights<SIMD8<UInt32>>, _ d: SIMD8<Float>, _ m: SIMD8<Float>, _ x: Q8Vector, _ b: Int) {
-        let a = UnsafeRawPointer(x.bytes + 32 * b)
-        @inline(__always) func word(_ k: Int) -> SIMD8<UInt32> {
-            SIMD8(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
-        }
-        let p = ByteDot.dot(.zero, below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
-        let q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
-        sum.multiplyAdd(ByteDot.floats(p &+ q), d * SIMD8(repeating: x.scales[b]))
-        offsets.multiplyAdd(m, SIMD8(repeating: x.sums[b]))
     }
 }
 #endif

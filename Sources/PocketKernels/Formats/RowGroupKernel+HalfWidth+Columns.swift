@@ -55,7 +55,12 @@ func tileByColumns(
 extension GroupColumnKernel {
     /// See ``Q2_K/X86/tileGroupsAtLeast``: the broadcast words are written once per column
     /// and tile.
-    public static var tileGroupsAtLeast: Int { 16 }
+    public static var tileGroupsAtLeast: Int {
+        #if POCKET_WIDENED_COLUMNS
+        if widens { return 1 }  // group by group, each widened once (`WidenedColumns+SSE2.swift`)
+        #endif
+        return 16
+    }
 
     /// Bytes of a column's broadcast activations: eight words, the starting value and the
     /// scale, for eight vectors, 32 bytes each.
@@ -65,6 +70,14 @@ extension GroupColumnKernel {
         _ first: UnsafeRawPointer, groupBytes: Int, count: Int, _ x: UnsafePointer<Q8Vector>, blocks: Int,
         into output: UnsafeMutablePointer<Float>, stride: Int
     ) {
+        #if POCKET_WIDENED_COLUMNS
+        if widens {
+            for g in 0..<count {
+                groupDot8(first + g * groupBytes, x, blocks: blocks, into: output + g * RowGroups.rowsPerGroup, stride: stride)
+            }
+            return
+        }
+        #endif
         tileByColumns(
             first, groupBytes: groupBytes, columnBytes: Format.groupColumnBytes, count: count, blocks: blocks,
             broadcastBytes: columnBroadcastBytes, into: output, stride: stride,

@@ -27,11 +27,13 @@ func inTwoPasses(_ pass: (Int) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIM
 }
 
 extension GroupColumnKernel {
+    #if !POCKET_WIDENED_COLUMNS  // SSE2 widens the columns of Q4_0 and Q5_0 (`WidenedColumns+SSE2.swift`)
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
         inTwoPasses { halfGroupDot4(group, half: $0, x, blocks: blocks) }
     }
+    #endif
 
     /// Rows `8·half`…`8·half + 7` of a group times four vectors, each column unpacked once:
     /// the 32 bytes at `32·half` of each 64-byte word vector (one 32-bit lane per row) and the

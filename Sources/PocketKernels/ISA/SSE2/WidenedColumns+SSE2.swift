@@ -1,0 +1,232 @@
+// Row-group products of several vectors on SSE2, from columns widened once into 16-bit operands
+// (`POCKET_WIDENED_COLUMNS`).
+//
+// SSE2's only integer multiply-add is `pmaddwd` (16-bit pairs into 32-bit lanes), so a byte
+// product first widens both operands to 16 bits. The byte-dot emulation (`ByteDot+SSE2.swift`)
+// widens a column's weights again for every vector it multiplies, and with sixteen registers its
+// sixteen rows spill. Here a few columns (blocks) of a group are unpacked and widened once into
+// a buffer, the tile; each vector then runs over the tile with one `pmaddwd` per eight products,
+// the widened weights read straight from memory, four row quads' sums in registers.
+//
+// A widened column: for weight vector j = 0…7 of the column (``GroupWeights``: weights 4j…4j+3,
+// or 16+4(j−4)… for j ≥ 4, of row r in 32-bit lane r) and row quad q = 0…3 (rows 4q…4q+3), two
+// registers: the even bytes as 16-bit values, and the odd bytes in place, 256 times their value
+// (the weights are below 128, so that still fits a signed 16-bit lane). Each meets activation
+// word j (bytes 4j…4j+3 of the block) broadcast, its even bytes moved up (`psllw 8`, 256 times
+// their value) or its odd bytes sign-extended (`psraw 8`): every product is 256 times the byte
+// product, exactly; the block's sum, started from 256 times its integer start, is shifted back
+// once (`psrad 8`). With weights below 32 a block's products times 256 stay below 2^25.
+//
+// The integers are those of the byte-dot kernels and the float steps those of their references
+// (`groupDotReference`), so the results are the same bit for bit.
+
+#if POCKET_WIDENED_COLUMNS
+import _Builtin_intrinsics.intel
+
+/// Tiles of widened columns (see the top of this file).
+enum WidenedColumns {
+    /// Columns widened at a time: 8 × 72 registers, 9 KB, stays in the first-level cache.
+    static let blocksPerTile = 8
+    /// Weight registers of a widened column: 8 weight vectors × 4 row quads × 2.
+    static let weightRegisters = 64
+    /// Registers per widened column: its weights, then eight for its format's floats (scales,
+    /// minimums).
+    static let columnRegisters = weightRegisters + 8
+
+    /// Writes a column's weights (every byte below 128) widened at `out`.
+    @inline(__always)
+    static func widen(_ w: GroupWeights<SIMD16<UInt32>>, into out: UnsafeMutablePointer<__m128i>) {
+        @inline(__always) func vector(_ j: Int, _ v: SIMD16<UInt32>) {
+            @inline(__always) func quad(_ q: Int, _ lanes: SIMD4<UInt32>) {
+                let bits = unsafeBitCast(lanes, to: __m128i.self)
+                out[8 * j + 2 * q] = _mm_and_si128(bits, _mm_set1_epi16(0x00FF))
+                out[8 * j + 2 * q + 1] = _mm_and_si128(bits, _mm_set1_epi16(0x7F00))
+            }
+            quad(0, v.lowHalf.lowHalf); quad(1, v.lowHalf.highHalf); quad(2, v.highHalf.lowHalf); quad(3, v.highHalf.highHalf)
+        }
+        vector(0, w.w0); vector(1, w.w1); vector(2, w.w2); vector(3, w.w3)
+        vector(4, w.w4); vector(5, w.w5); vector(6, w.w6); vector(7, w.w7)
+    }
+
+    /// Sixteen rows' block products with one vector's block at `values` (32 signed bytes),
+    /// plus `start`: exact integers, one per row.
+    @inline(__always)
+    static func products(_ column: UnsafePointer<__m128i>, _ values: UnsafeRawPointer, start: Int32) -> SIMD16<Int32> {
+        let low = values.loadUnaligned(as: SIMD4<UInt32>.self), high = values.loadUnaligned(fromByteOffset: 16, as: SIMD4<UInt32>.self)
+        let first = _mm_set1_epi32(start &<< 8)
+        var a0 = first, a1 = first, a2 = first, a3 = first
+        @inline(__always) func word(_ j: Int, _ word: UInt32) {
+            let s = unsafeBitCast(SIMD4(repeating: word), to: __m128i.self)
+            let even = _mm_slli_epi16(s, 8), odd = _mm_srai_epi16(s, 8)
+            let w = column + 8 * j
+            a0 = _mm_add_epi32(a0, _mm_add_epi32(_mm_madd_epi16(even, w[0]), _mm_madd_epi16(odd, w[1])))
+            a1 = _mm_add_epi32(a1, _mm_add_epi32(_mm_madd_epi16(even, w[2]), _mm_madd_epi16(odd, w[3])))
+            a2 = _mm_add_epi32(a2, _mm_add_epi32(_mm_madd_epi16(even, w[4]), _mm_madd_epi16(odd, w[5])))
+            a3 = _mm_add_epi32(a3, _mm_add_epi32(_mm_madd_epi16(even, w[6]), _mm_madd_epi16(odd, w[7])))
+        }
+        word(0, low[0]); word(1, low[1]); word(2, low[2]); word(3, low[3])
+        word(4, high[0]); word(5, high[1]); word(6, high[2]); word(7, high[3])
+        @inline(__always) func lanes(_ v: __m128i) -> SIMD4<Int32> { unsafeBitCast(_mm_srai_epi32(v, 8), to: SIMD4<Int32>.self) }
+        return SIMD16(lowHalf: SIMD8(lowHalf: lanes(a0), highHalf: lanes(a1)), highHalf: SIMD8(lowHalf: lanes(a2), highHalf: lanes(a3)))
+    }
+
+    /// The products of a group's sixteen rows with `count` vectors, tile by tile: `widen(b,
+    /// column)` writes column `b` widened (and its floats after its weights), then for each
+    /// vector k and each column of the tile, `accumulate(k, b, column)` adds that column's
+    /// products into vector k's running sums, which wait in memory at `sums + 128k` (32 floats
+    /// each: a format's sums and its minimums' term) between tiles; `sums` is zeroed first.
+    @inline(__always)
+    static func tiles(
+        blocks: Int, sums: UnsafeMutableRawPointer, count: Int,
+        widen: (_ block: Int, _ column: UnsafeMutablePointer<__m128i>) -> Void,
+        accumulate: (_ vector: Int, _ first: Int, _ tile: UnsafePointer<__m128i>, _ columns: Int, _ sums: UnsafeMutableRawPointer) -> Void
+    ) {
+        sums.initializeMemory(as: UInt8.self, repeating: 0, count: 128 * count)
+        withUnsafeTemporaryAllocation(of: __m128i.self, capacity: blocksPerTile * columnRegisters) { buffer in
+            let tile = buffer.baseAddress!
+            var first = 0
+            while first < blocks {
+                let columns = min(blocksPerTile, blocks - first)
+                for i in 0..<columns { widen(first + i, tile + columnRegisters * i) }
+                for k in 0..<count { accumulate(k, first, UnsafePointer(tile), columns, sums + 128 * k) }
+                first += columns
+            }
+        }
+    }
+}
+
+extension GroupColumnKernel {
+    /// Whether the format's columns can be widened: unsigned weights below 128 (Q4_0, Q5_0;
+    /// not Q8_0, whose w + 128 take all eight bits).
+    @inline(__always) static var widens: Bool { offsetShift < 7 }
+
+    /// ``groupDot8(_:_:blocks:into:stride:)`` from widened columns, for `count` (4 or 8)
+    /// vectors: vector k's sums at `output + k · stride`.
+    @inline(__always)
+    static func widenedDot(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, count: Int, blocks: Int,
+                           into output: UnsafeMutablePointer<Float>, stride: Int) {
+        withUnsafeTemporaryAllocation(byteCount: 128 * 8, alignment: 64) { buffer in
+            let sums = buffer.baseAddress!
+            WidenedColumns.tiles(
+                blocks: blocks, sums: sums, count: count,
+                widen: { b, out in
+                    let column = group + b * Format.groupColumnBytes
+                    WidenedColumns.widen(columnWeights(column + 32, as: SIMD16<UInt32>.self), into: out)
+                    UnsafeMutableRawPointer(out + WidenedColumns.weightRegisters).storeBytes(of: scales(column), as: SIMD16<Float>.self)
+                },
+                accumulate: { k, first, tile, columns, sums in
+                    let v = x[k]
+                    var sum = sums.load(as: SIMD16<Float>.self)
+                    for i in 0..<columns {
+                        let b = first + i, column = tile + WidenedColumns.columnRegisters * i
+                        let p = WidenedColumns.products(column, UnsafeRawPointer(v.bytes + 32 * b),
+                                                        start: 0 &- v.blockIntegerSums[b] &<< offsetShift)
+                        let d = UnsafeRawPointer(column + WidenedColumns.weightRegisters).loadUnaligned(as: SIMD16<Float>.self)
+                        sum.multiplyAdd(ByteDot.floats(p), d * SIMD16(repeating: v.scales[b]))
+                    }
+                    sums.storeBytes(of: sum, as: SIMD16<Float>.self)
+                })
+            for k in 0..<count {
+                UnsafeMutableRawPointer(output + k * stride).storeBytes(of: sums.load(fromByteOffset: 128 * k, as: SIMD16<Float>.self),
+                                                                        as: SIMD16<Float>.self)
+            }
+        }
+    }
+
+    @inline(never)
+    public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
+        -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        guard widens else { return inTwoPasses { halfGroupDot4(group, half: $0, x, blocks: blocks) } }
+        return withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: 4) { vectors in
+            let v = vectors.baseAddress!
+            v.initialize(to: x.0); (v + 1).initialize(to: x.1); (v + 2).initialize(to: x.2); (v + 3).initialize(to: x.3)
+            defer { v.deinitialize(count: 4) }
+            return withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 4) { out in
+                let o = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: Float.self)
+                widenedDot(group, UnsafePointer(v), count: 4, blocks: blocks, into: o, stride: 16)
+                return (out[0], out[1], out[2], out[3])
+            }
+        }
+    }
+
+    @inline(never)
+    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int,
+                                 into output: UnsafeMutablePointer<Float>, stride: Int) {
+        guard widens else {
+            for half in 0..<2 {
+                let x = x + 4 * half, sums = inTwoPasses { halfGroupDot4(group, half: $0, (x[0], x[1], x[2], x[3]), blocks: blocks) }
+                let out = UnsafeMutableRawPointer(output + 4 * half * stride)
+                out.storeBytes(of: sums.0, as: SIMD16<Float>.self)
+                out.storeBytes(of: sums.1, toByteOffset: 4 * stride, as: SIMD16<Float>.self)
+                out.storeBytes(of: sums.2, toByteOffset: 8 * stride, as: SIMD16<Float>.self)
+                out.storeBytes(of: sums.3, toByteOffset: 12 * stride, as: SIMD16<Float>.self)
+            }
+            return
+        }
+        widenedDot(group, x, count: 8, blocks: blocks, into: output, stride: stride)
+    }
+}
+
+extension Q4_1.X86 {
+    /// ``groupDot8(_:_:blocks:into:stride:)`` from widened columns, for `count` (4 or 8)
+    /// vectors, in the order of ``Q4_1/groupDotReference(_:row:_:blocks:)`` without llama.cpp's
+    /// lanes (``Q4_1/keepsLlamaCppLanes`` is false without FMA).
+    @inline(__always)
+    static func widenedDot(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, count: Int, blocks: Int,
+                           into output: UnsafeMutablePointer<Float>, stride: Int) {
+        withUnsafeTemporaryAllocation(byteCount: 128 * 8, alignment: 64) { buffer in
+            let sums = buffer.baseAddress!
+            WidenedColumns.tiles(
+                blocks: blocks, sums: sums, count: count,
+                widen: { b, out in
+                    let column = group + b * Q4_1.groupColumnBytes
+                    WidenedColumns.widen(GroupWeights<SIMD16<UInt32>>.fourBit(column + 64), into: out)
+                    let floats = UnsafeMutableRawPointer(out + WidenedColumns.weightRegisters)
+                    floats.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)), as: SIMD16<Float>.self)
+                    floats.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)),
+                                      toByteOffset: 64, as: SIMD16<Float>.self)
+                },
+                accumulate: { k, first, tile, columns, sums in
+                    let v = x[k]
+                    var sum = sums.load(as: SIMD16<Float>.self), offsets = sums.load(fromByteOffset: 64, as: SIMD16<Float>.self)
+                    for i in 0..<columns {
+                        let b = first + i, column = tile + WidenedColumns.columnRegisters * i
+                        let p = WidenedColumns.products(column, UnsafeRawPointer(v.bytes + 32 * b), start: 0)
+                        let floats = UnsafeRawPointer(column + WidenedColumns.weightRegisters)
+                        let d = floats.loadUnaligned(as: SIMD16<Float>.self), m = floats.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+                        sum.multiplyAdd(ByteDot.floats(p), d * SIMD16(repeating: v.scales[b]))
+                        offsets.multiplyAdd(m, SIMD16(repeating: v.sums[b]))
+                    }
+                    sums.storeBytes(of: sum, as: SIMD16<Float>.self)
+                    sums.storeBytes(of: offsets, toByteOffset: 64, as: SIMD16<Float>.self)
+                })
+            for k in 0..<count {
+                let total = sums.load(fromByteOffset: 128 * k, as: SIMD16<Float>.self) + sums.load(fromByteOffset: 128 * k + 64, as: SIMD16<Float>.self)
+                UnsafeMutableRawPointer(output + k * stride).storeBytes(of: total, as: SIMD16<Float>.self)
+            }
+        }
+    }
+
+    /// ``groupDot4(_:_:blocks:)`` from widened columns.
+    @inline(__always)
+    static func widenedGroupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
+        -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: 4) { vectors in
+            let v = vectors.baseAddress!
+            v.initialize(to: x.0); (v + 1).initialize(to: x.1); (v + 2).initialize(to: x.2); (v + 3).initialize(to: x.3)
+            defer { v.deinitialize(count: 4) }
+            return withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 4) { out in
+                let o = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: Float.self)
+                widenedDot(group, UnsafePointer(v), count: 4, blocks: blocks, into: o, stride: 16)
+                return (out[0], out[1], out[2], out[3])
+            }
+        }
+    }
+
+    @inline(never)
+    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int,
+                                 into output: UnsafeMutablePointer<Float>, stride: Int) {
+        widenedDot(group, x, count: 8, blocks: blocks, into: output, stride: stride)
+    }
+}
+#endif
