@@ -100,9 +100,11 @@ extension GroupColumnKernel {
             p = ByteDot.dot(start, below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
             q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
         } else {
-            #if !POCKET_512BIT_VECTORS
+            #if !POCKET_512BIT_VECTORS && !POCKET_WIDENED_COLUMNS
             // Q8_0 on AVX2: signed products (``ByteDot/dot(_:flipped:_:)-(SIMD16<Int32>,_,_)``),
-            // no offset to take away.
+            // no offset to take away. (SSE2, whose products all go through 16 bits, widens the
+            // unsigned w + 128 with fewer instructions than it sign-extends w, and takes the
+            // offset away as the 512-bit tier does.)
             let start = SIMD16<Int32>.zero
             @inline(__always) func product(_ partial: SIMD16<Int32>, _ weights: SIMD16<UInt32>, _ k: Int) -> SIMD16<Int32> {
                 ByteDot.dot(partial, flipped: weights, word(k))
