@@ -60,11 +60,13 @@ extension Q4_K.X86 {
         scales.add(&u, &v, scaled: low, high, x, 8 * sb + 2 * c)
     }
 
+    #if !POCKET_WIDENED_COLUMNS  // SSE2 widens the columns (`WidenedColumns+SSE2.swift`)
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
         inTwoPasses { halfGroupDot4(group, half: $0, x, blocks: blocks) }
     }
+    #endif
 
     /// Rows `8·half`…`8·half + 7` of a group times four vectors: the 32 bytes at `32·half` of
     /// each 64-byte vector of a column (one 32-bit lane per row), the 16 at `16·half` of the

@@ -1,5 +1,5 @@
 // Row-group products of several vectors on SSE2, from columns widened once into 16-bit operands
-// (`POCKET_WIDENED_COLUMNS`).
+// (`POCKET_WIDENED_COLUMNS`: Q4_0, Q4_1, Q5_0 and Q4_K; Q6_K's own four-vector kernel was faster).
 //
 // SSE2's only integer multiply-add is `pmaddwd` (16-bit pairs into 32-bit lanes), so a byte
 // product first widens both operands to 16 bits. The byte-dot emulation (`ByteDot+SSE2.swift`)
@@ -77,7 +77,7 @@ enum WidenedColumns {
     /// each: a format's sums and its minimums' term) between tiles; `sums` is zeroed first.
     @inline(__always)
     static func tiles(
-        blocks: Int, sums: UnsafeMutableRawPointer, count: Int,
+        blocks: Int, sums: UnsafeMutableRawPointer, count: Int, blocksPerTile: Int = blocksPerTile, columnRegisters: Int = columnRegisters,
         widen: (_ block: Int, _ column: UnsafeMutablePointer<__m128i>) -> Void,
         accumulate: (_ vector: Int, _ first: Int, _ tile: UnsafePointer<__m128i>, _ columns: Int, _ sums: UnsafeMutableRawPointer) -> Void
     ) {
@@ -210,6 +210,95 @@ extension Q4_1.X86 {
     /// ``groupDot4(_:_:blocks:)`` from widened columns.
     @inline(__always)
     static func widenedGroupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
+        -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: 4) { vectors in
+            let v = vectors.baseAddress!
+            v.initialize(to: x.0); (v + 1).initialize(to: x.1); (v + 2).initialize(to: x.2); (v + 3).initialize(to: x.3)
+            defer { v.deinitialize(count: 4) }
+            return withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 4) { out in
+                let o = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: Float.self)
+                widenedDot(group, UnsafePointer(v), count: 4, blocks: blocks, into: o, stride: 16)
+                return (out[0], out[1], out[2], out[3])
+            }
+        }
+    }
+
+    @inline(never)
+    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int,
+                                 into output: UnsafeMutablePointer<Float>, stride: Int) {
+        widenedDot(group, x, count: 8, blocks: blocks, into: output, stride: stride)
+    }
+}
+
+extension Q4_K.X86 {
+    /// Registers of a widened Q4_K column (one super-block of sixteen rows): its eight
+    /// sub-blocks' weights (``WidenedColumns/weightRegisters`` each), then per sub-block its
+    /// scales as integers and its mins as floats (four registers each), then `d` and `dmin`.
+    static let widenedColumnRegisters = 8 * WidenedColumns.weightRegisters + 8 * 8 + 8
+
+    /// ``groupDot8(_:_:blocks:into:stride:)`` from widened columns, for `count` (4 or 8)
+    /// vectors, in the order of ``Q4_K/groupDotReference(_:row:_:blocks:)``.
+    @inline(__always)
+    static func widenedDot(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, count: Int, blocks: Int,
+                           into output: UnsafeMutablePointer<Float>, stride: Int) {
+        let floatsAt = 8 * WidenedColumns.weightRegisters  // register of the scales, mins, d and dmin
+        withUnsafeTemporaryAllocation(byteCount: 128 * 8, alignment: 64) { buffer in
+            let sums = buffer.baseAddress!
+            WidenedColumns.tiles(
+                blocks: blocks, sums: sums, count: count, blocksPerTile: 1, columnRegisters: widenedColumnRegisters,
+                widen: { sb, out in
+                    let column = group + sb * Q4_K.groupColumnBytes
+                    let extras = UnsafeMutableRawPointer(out + floatsAt)
+                    for c in 0..<4 {
+                        @inline(__always) func word(_ j: Int) -> SIMD16<UInt32> {
+                            column.loadUnaligned(fromByteOffset: Q4_K.groupWeightsOffset + 64 * (8 * c + j), as: SIMD16<UInt32>.self)
+                        }
+                        let w = (word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
+                        @inline(__always) func nibbles(_ shift: UInt32) -> GroupWeights<SIMD16<UInt32>> {
+                            GroupWeights(w0: w.0 &>> shift & 0x0F0F_0F0F, w1: w.1 &>> shift & 0x0F0F_0F0F,
+                                         w2: w.2 &>> shift & 0x0F0F_0F0F, w3: w.3 &>> shift & 0x0F0F_0F0F,
+                                         w4: w.4 &>> shift & 0x0F0F_0F0F, w5: w.5 &>> shift & 0x0F0F_0F0F,
+                                         w6: w.6 &>> shift & 0x0F0F_0F0F, w7: w.7 &>> shift & 0x0F0F_0F0F)
+                        }
+                        WidenedColumns.widen(nibbles(0), into: out + WidenedColumns.weightRegisters * (2 * c))
+                        WidenedColumns.widen(nibbles(4), into: out + WidenedColumns.weightRegisters * (2 * c + 1))
+                        let scales = PairScales(column, c)
+                        extras.storeBytes(of: scales.scale0, toByteOffset: 128 * (2 * c), as: SIMD16<Int32>.self)
+                        extras.storeBytes(of: scales.min0, toByteOffset: 128 * (2 * c) + 64, as: SIMD16<Float>.self)
+                        extras.storeBytes(of: scales.scale1, toByteOffset: 128 * (2 * c + 1), as: SIMD16<Int32>.self)
+                        extras.storeBytes(of: scales.min1, toByteOffset: 128 * (2 * c + 1) + 64, as: SIMD16<Float>.self)
+                    }
+                    extras.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
+                                      toByteOffset: 1024, as: SIMD16<Float>.self)
+                    extras.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)),
+                                      toByteOffset: 1088, as: SIMD16<Float>.self)
+                },
+                accumulate: { k, sb, tile, _, sums in
+                    let v = x[k]
+                    var sum = sums.load(as: SIMD16<Float>.self)
+                    var u = SIMD16<Float>(), m = SIMD16<Float>()
+                    let extras = UnsafeRawPointer(tile + floatsAt)
+                    for s in 0..<8 {
+                        let b = 8 * sb + s
+                        let p = WidenedColumns.products(tile + WidenedColumns.weightRegisters * s, UnsafeRawPointer(v.bytes + 32 * b), start: 0)
+                        let scale = extras.loadUnaligned(fromByteOffset: 128 * s, as: SIMD16<Int32>.self)
+                        let min = extras.loadUnaligned(fromByteOffset: 128 * s + 64, as: SIMD16<Float>.self)
+                        u.multiplyAdd(ByteDot.floats(p &* scale), SIMD16(repeating: v.scales[b]))
+                        m.multiplyAdd(min, SIMD16(repeating: v.blockSums[b]))
+                    }
+                    sum.multiplyAdd(extras.loadUnaligned(fromByteOffset: 1024, as: SIMD16<Float>.self), u)
+                    sum.multiplyAdd(-extras.loadUnaligned(fromByteOffset: 1088, as: SIMD16<Float>.self), m)
+                    sums.storeBytes(of: sum, as: SIMD16<Float>.self)
+                })
+            for k in 0..<count {
+                UnsafeMutableRawPointer(output + k * stride).storeBytes(of: sums.load(fromByteOffset: 128 * k, as: SIMD16<Float>.self),
+                                                                        as: SIMD16<Float>.self)
+            }
+        }
+    }
+
+    @inline(never)
+    public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
         withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: 4) { vectors in
             let v = vectors.baseAddress!
