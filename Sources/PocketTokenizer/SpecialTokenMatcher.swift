@@ -8,6 +8,9 @@ struct SpecialTokenMatcher: Sendable {
     private let ids: [ArraySlice<UInt8>: Int]
     /// `lengths[b]`: the byte lengths of the tokens that begin with byte `b`, longest first.
     private let lengths: [[Int]]
+    /// `startsPair[b0 << 8 | b1]`: some token begins with bytes `b0 b1`. Rejects most positions
+    /// with one load: in Gemma, a space (30 run lengths) is rarely followed by another.
+    private let startsPair: [Bool]
 
     /// Whether there is no token to match.
     var isEmpty: Bool { ids.isEmpty }
@@ -17,17 +20,22 @@ struct SpecialTokenMatcher: Sendable {
     init(_ tokens: [(bytes: [UInt8], id: Int)]) {
         var ids: [ArraySlice<UInt8>: Int] = [:]
         var lengths = [Set<Int>](repeating: [], count: 256)
+        var startsPair = [Bool](repeating: false, count: 65536)
         for token in tokens where !token.bytes.isEmpty && ids[token.bytes[...]] == nil {
             ids[token.bytes[...]] = token.id
             lengths[Int(token.bytes[0])].insert(token.bytes.count)
+            if token.bytes.count > 1 { startsPair[Int(token.bytes[0]) << 8 | Int(token.bytes[1])] = true }
         }
         self.ids = ids
+        self.startsPair = startsPair
         self.lengths = lengths.map { $0.sorted(by: >) }
     }
 
     /// The longest token that `utf8` holds at `offset`: its id and byte length.
     func match(_ utf8: [UInt8], at offset: Int) -> (id: Int, length: Int)? {
-        for length in lengths[Int(utf8[offset])] where length <= utf8.count - offset {
+        let first = Int(utf8[offset])
+        let pairs = offset + 1 < utf8.count && startsPair[first << 8 | Int(utf8[offset + 1])]
+        for length in lengths[first] where length <= utf8.count - offset && (length == 1 || pairs) {
             if let id = ids[utf8[offset..<(offset + length)]] { return (id, length) }
         }
         return nil
