@@ -301,6 +301,18 @@ public final class Tokenizer: Sendable {
         return endOfGeneration
     }
 
+    /// `ids` as the start of a sequence: with BOS in front when the model expects it
+    /// (``addsBOS`` and a ``bosToken``), as llama.cpp tokenizes prompts and texts by default;
+    /// unchanged otherwise (SmolLM2, Qwen).
+    ///
+    /// ```swift
+    /// tokenizer.startingSequence(tokenizer.encode("Hello"))   // Gemma: [2, …]; SmolLM2: no BOS
+    /// ```
+    public func startingSequence(_ ids: [Int]) -> [Int] {
+        guard addsBOS, let bosToken else { return ids }
+        return [bosToken] + ids
+    }
+
     /// The token ids of `text`.
     ///
     /// - Parameters:
