@@ -61,11 +61,12 @@ enum GoldenCheck {
         var steps = 0, agreeing = 0, largestGap: Float = 0
         for entry in cases {
             let text = entry["prompt"] as! String, completion = entry["completion"] as! String
-            let prompt = tokenizer.encode(text, parseSpecial: true)
+            // BOS first where the model asks for it (Gemma), as llama.cpp tokenized the prompts.
+            let prompt = tokenizer.startingSequence(tokenizer.encode(text, parseSpecial: true))
             // The reference's tokens: the whole text's after the prompt's, or, where the two
             // texts merge across their boundary (Qwen's "):" + "\n" tokenize as ")" + ":\n"),
             // the completion's own, as generated after the prompt's last token.
-            let whole = tokenizer.encode(text + completion, parseSpecial: true)
+            let whole = tokenizer.startingSequence(tokenizer.encode(text + completion, parseSpecial: true))
             let reference = whole.starts(with: prompt)
                 ? Array(whole[prompt.count...]) : tokenizer.encode(completion, parseSpecial: false)
             try #require(tokenizer.decode(reference) == completion, "\(text.debugDescription): the reference does not decode to the completion")
@@ -100,7 +101,7 @@ enum GoldenCheck {
             var sampler = Sampler(.greedy)
             var generated: [Int] = []
             try model.generate(
-                prompt: tokenizer.encode(prompt, parseSpecial: true), maximumTokens: count,
+                prompt: tokenizer.startingSequence(tokenizer.encode(prompt, parseSpecial: true)), maximumTokens: count,
                 sampler: &sampler, stopTokens: tokenizer.endOfGenerationTokens
             ) { token in generated.append(token); return true }
             let same = tokenizer.decode(generated) == expected
@@ -116,6 +117,20 @@ enum GoldenCheck {
         }
         #expect(identical >= 4, "\(identical) of 6 completions identical in full; leading tokens in agreement: \(agreeingPrefix)")
         print("greedy golden: \(identical) of 6 identical; leading tokens in agreement: \(agreeingPrefix)")
+    }
+
+    /// The greedy cases of `url`, a `greedy_shared.jsonl` whose every completion ends with one
+    /// "\n" that the reference tool printed after the text (also those cut off mid-sentence
+    /// at 48 tokens): that newline is not generated, so it is dropped.
+    static func casesDroppingPrintedNewline(_ url: URL) throws -> [[String: Any]] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return try text.split(separator: "\n").map { line -> [String: Any] in
+            var entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            let completion = entry["completion"] as! String
+            #expect(completion.hasSuffix("\n"))
+            entry["completion"] = String(completion.dropLast())
+            return entry
+        }
     }
 }
 
@@ -136,16 +151,7 @@ struct QwenGoldenTests {
     }
 
     private func greedyCases() throws -> [[String: Any]] {
-        let text = try String(contentsOf: QwenModel.golden.appendingPathComponent("greedy_shared.jsonl"), encoding: .utf8)
-        // Every Qwen reference completion ends with one "\n" that the reference tool printed
-        // after the text, also those cut off mid-sentence at 48 tokens: it is not generated.
-        return try text.split(separator: "\n").map { line -> [String: Any] in
-            var entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            let completion = entry["completion"] as! String
-            #expect(completion.hasSuffix("\n"))
-            entry["completion"] = String(completion.dropLast())
-            return entry
-        }
+        try GoldenCheck.casesDroppingPrintedNewline(QwenModel.golden.appendingPathComponent("greedy_shared.jsonl"))
     }
 
     /// Perplexity on the GPL text with llama.cpp's protocol: within 1% of 5.3184.
