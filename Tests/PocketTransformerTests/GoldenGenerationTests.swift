@@ -52,12 +52,12 @@ enum GoldenCheck {
 
     /// llama.cpp's greedy completions, teacher-forced: after the prompt and each prefix of the
     /// reference completion, the reference's next token has Pocket's largest logit, or one
-    /// within the trace tests' tolerance of it (2% of the largest, at least 0.02): llama.cpp
-    /// rounds activations to 8 bits inside its products, so a logit can move that much. At
-    /// least 90% of the choices must be Pocket's own (a loose bound: the gap is the check).
-    /// This holds for builds without FMA too, whose free-running completions part from the
-    /// reference at the first near-tie.
-    static func greedyChoices(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer) throws {
+    /// within the trace tests' tolerance of it (`tolerance` of the largest, 2% by default, at
+    /// least 0.02): llama.cpp rounds activations to 8 bits inside its products, so a logit can
+    /// move that much. At least 90% of the choices must be Pocket's own (a loose bound: the
+    /// gap is the check). This holds for builds without FMA too, whose free-running
+    /// completions part from the reference at the first near-tie.
+    static func greedyChoices(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer, tolerance: Float = 0.02) throws {
         var steps = 0, agreeing = 0, largestGap: Float = 0
         for entry in cases {
             let text = entry["prompt"] as! String, completion = entry["completion"] as! String
@@ -78,7 +78,7 @@ enum GoldenCheck {
                 largestGap = max(largestGap, gap)
                 steps += 1
                 if gap == 0 { agreeing += 1 }
-                #expect(gap <= 0.02 * max(1, abs(top)),
+                #expect(gap <= tolerance * max(1, abs(top)),
                         "\(text.debugDescription), step \(i): llama.cpp's token \(token) is \(gap) below the top logit \(top)")
                 if i + 1 < reference.count { logits = try model.evaluate([token]) }
             }
@@ -87,9 +87,11 @@ enum GoldenCheck {
         print("greedy golden, teacher-forced: \(agreeing) of \(steps) choices Pocket's own, largest gap \(largestGap)")
     }
 
-    /// Greedy completions against llama.cpp's: every completion agrees for its first 16
-    /// tokens and at least 4 of the 6 agree in full.
-    static func greedyCompletions(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer) throws {
+    /// Greedy completions against llama.cpp's: every completion agrees for its first
+    /// `leadingTokens` tokens (16) and at least `identicalCompletions` of the 6 (4) agree in full.
+    static func greedyCompletions(
+        _ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer, leadingTokens: Int = 16, identicalCompletions: Int = 4
+    ) throws {
         #expect(cases.count == 6)
         var identical = 0
         var agreeingPrefix: [Int] = []
@@ -112,10 +114,10 @@ enum GoldenCheck {
                 agreeing += 1
             }
             agreeingPrefix.append(agreeing)
-            // A completion shorter than 16 tokens (it ended) must then agree in full.
-            #expect(agreeing >= 16 || same, "\(prompt.debugDescription): \(agreeing) leading tokens agree")
+            // A completion shorter than `leadingTokens` (it ended) must then agree in full.
+            #expect(agreeing >= leadingTokens || same, "\(prompt.debugDescription): \(agreeing) leading tokens agree")
         }
-        #expect(identical >= 4, "\(identical) of 6 completions identical in full; leading tokens in agreement: \(agreeingPrefix)")
+        #expect(identical >= identicalCompletions, "\(identical) of 6 completions identical in full; leading tokens in agreement: \(agreeingPrefix)")
         print("greedy golden: \(identical) of 6 identical; leading tokens in agreement: \(agreeingPrefix)")
     }
 
