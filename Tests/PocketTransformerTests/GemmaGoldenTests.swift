@@ -14,12 +14,14 @@ import PocketTransformer
 struct GemmaGoldenTests {
     /// The 6 greedy completions with the SmolLM2 and Qwen bar (every completion's first 16
     /// tokens, 4 of 6 in full): not reached yet. Pocket's forward pass agrees with a float64
-    /// reference of the same weights to about 1% at every layer (8-bit activations), as
-    /// llama.cpp's does, but the prompts meet near-ties early: after "…tomato soup:\n\n1. <strong>"
-    /// exact arithmetic puts three tokens within 0.02 of each other and llama.cpp's choice 0.27
-    /// below them, so agreement there needs llama.cpp's last bits in the Q5_0, Q4_K and Q6_K
-    /// products (Pocket matches them bit for bit only for the Q4_1 and Q8_0 formats the other
-    /// models use). When this passes, drop the known issue and the floor below.
+    /// reference of the same weights to about 1% at every layer (8-bit activations), but the
+    /// prompts meet near-ties early (after "…tomato soup:\n\n1. <strong>" exact arithmetic puts
+    /// three tokens within 0.02 of each other), and there the activations' rounding decides.
+    /// Pocket's Q4_K and Q6_K products (Gemma's `attn_output` and `ffn_down`) round their
+    /// activations to 8 bits per 32 values; llama.cpp's use `Q8_K`, one scale per 256. A float64
+    /// model of each rounding reproduces each side's choice at the two earliest divergences
+    /// (steps 2 and 3 of "…tomato soup" and "Once upon a time"): the fix is Q8_K activations in
+    /// those kernels (PocketKernels). When this passes, drop the known issue and the floor below.
     @Test(.enabled(if: MultiplyAdd.isFused, GoldenCheck.fusedOnly))
     func greedyCompletionsMatchLlamaCpp() throws {
         let model = try Transformer(file: GemmaModel.file, contextLength: 512, pool: TestModel.pool)
