@@ -1,6 +1,7 @@
 import PocketGGUF
 
-/// The hyper-parameters of a Llama-family transformer, read from GGUF metadata.
+/// The hyper-parameters of a transformer of one of the ``Architecture`` families, read from GGUF
+/// metadata (with the family's own keys, such as Gemma 3's `attention.sliding_window`).
 ///
 /// Keys are prefixed with the architecture name (`llama.block_count`, `qwen2.block_count`).
 /// Values that the file omits fall back to the usual defaults (RoPE base 10,000, RMS epsilon
