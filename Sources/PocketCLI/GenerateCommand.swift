@@ -20,7 +20,8 @@ enum GenerateCommand {
         let penalty = RepetitionPenalty(repetition: p.repeat ?? 1, frequency: p.frequency ?? 0, presence: p.presence ?? 0, window: p.window ?? 64)
         let grammar = try arguments.string("schema").map(StructuredGeneration.grammar(atPath:))
         let model = try LoadedModel(arguments)
-        let tokens = model.tokenizer.encode(prompt, parseSpecial: true)
+        // BOS first when the model asks for it (Gemma), as llama.cpp's tools tokenize prompts.
+        let tokens = model.tokenizer.startingSequence(model.tokenizer.encode(prompt, parseSpecial: true))
         guard !tokens.isEmpty else { throw CLIError.usage("the prompt is empty") }
         let budget = model.transformer.contextLength - tokens.count
         guard budget > 0 else {

@@ -24,6 +24,10 @@ enum InfoCommand {
                   RoPE base \(c.ropeFrequencyBase) over \(c.ropeDimensionCount) dims, RMS epsilon \(c.rmsNormEpsilon)
                   trained context \(c.trainedContextLength), vocabulary \(c.vocabularySize)
                 """)
+            if let window = c.slidingWindow {
+                let local = (0..<c.layerCount).filter(c.isSlidingWindowLayer)
+                print("  sliding window \(window) on \(local.count) of \(c.layerCount) layers (RoPE base \(c.ropeFrequencyBase(layer: local.first ?? 0)) there)")
+            }
         } catch {
             print("architecture: \(file.architecture ?? "unknown") (not runnable: \(error))")
         }

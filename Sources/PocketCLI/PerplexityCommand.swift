@@ -17,13 +17,16 @@ enum PerplexityCommand {
         }
         let text = String(decoding: data, as: UTF8.self)
         let model = try LoadedModel(arguments, defaultContext: chunk)
-        let tokens = model.tokenizer.encode(text, parseSpecial: false)
+        // llama-perplexity's protocol for a model that expects BOS: BOS before the text, and BOS
+        // in place of every chunk's first token.
+        let tokens = model.tokenizer.startingSequence(model.tokenizer.encode(text, parseSpecial: false))
+        let bos = model.tokenizer.addsBOS ? model.tokenizer.bosToken : nil
         let chunks = tokens.count / chunk
         Log.info("pocket: \(tokens.count) tokens, \(chunks) chunks of \(chunk)")
         let started = ContinuousClock.now
         let result: PerplexityResult
         do {
-            result = try model.transformer.perplexity(of: tokens, chunkLength: chunk) { index, running in
+            result = try model.transformer.perplexity(of: tokens, chunkLength: chunk, beginningOfSequence: bos) { index, running in
                 Log.info(String(format: "[%d/%d] running PPL = %.4f", index + 1, chunks, running))
             }
         } catch {

@@ -15,7 +15,8 @@ enum TokenizeCommand {
         } catch {
             throw CLIError.failure("cannot load the tokenizer of \(url.path): \(error)")
         }
-        let ids = tokenizer.encode(text, parseSpecial: arguments.has("special"))
+        // With BOS first when the model asks for it, as llama-tokenize prints by default.
+        let ids = tokenizer.startingSequence(tokenizer.encode(text, parseSpecial: arguments.has("special")))
         print("[" + ids.map(String.init).joined(separator: ", ") + "]")
     }
 }

@@ -33,12 +33,26 @@ struct BytePairMerges: Sendable {
     /// The rule for `left` followed by `right`, if there is one.
     func merge(_ left: Int32, _ right: Int32) -> Merge? { rules[Self.key(left, right)] }
 
+    /// One pair in the queue: merging the symbols in slots `left` and `right`, which held the
+    /// tokens `leftToken` and `rightToken` when the candidate was pushed.
+    struct Candidate: MergeCandidate {
+        /// `rank << 32 | left`: the lowest rank first, then the leftmost position.
+        var order: UInt64
+        var right: Int32
+        var leftToken: Int32
+        var rightToken: Int32
+        var result: Int32
+
+        /// Slot of the left symbol.
+        var left: Int32 { Int32(truncatingIfNeeded: order & 0xFFFF_FFFF) }
+    }
+
     /// Working memory for ``apply(to:scratch:)``, reused across the pieces of one text.
     struct Scratch {
         fileprivate var tokens: [Int32] = []
         fileprivate var previous: [Int32] = []
         fileprivate var next: [Int32] = []
-        fileprivate var queue = MergeQueue()
+        fileprivate var queue = MergeQueue<Candidate>()
 
         /// Empty working memory.
         init() {}
@@ -71,7 +85,7 @@ struct BytePairMerges: Sendable {
         func pushPair(_ left: Int32, _ right: Int32, _ s: inout Scratch) {
             let l = s.tokens[Int(left)], r = s.tokens[Int(right)]
             guard let merge = merge(l, r) else { return }
-            s.queue.push(MergeQueue.Candidate(
+            s.queue.push(Candidate(
                 order: UInt64(UInt32(merge.rank)) << 32 | UInt64(UInt32(left)),
                 right: right, leftToken: l, rightToken: r, result: merge.result))
         }

@@ -1,23 +1,17 @@
-/// A binary min-heap of candidate merges, ordered by (merge rank, position of the left symbol).
+/// An entry a ``MergeQueue`` can order: the smallest `order` pops first.
+protocol MergeCandidate {
+    /// Priority then position, packed so that one integer comparison orders candidates.
+    var order: UInt64 { get }
+}
+
+/// A binary min-heap of candidate merges, ordered by ``MergeCandidate/order``: for byte-pair
+/// merges (merge rank, position of the left symbol), for SentencePiece (score, position).
 ///
-/// ``BytePairMerges`` pushes every adjacent pair that has a merge rule and pops the best one;
-/// entries that a previous merge made stale stay in the heap and are skipped when popped
-/// (lazy invalidation), which keeps every operation O(log n).
-struct MergeQueue {
-    /// One candidate: merging the symbols in slots `left` and `right`, which held the tokens
-    /// `leftToken` and `rightToken` when the candidate was pushed.
-    struct Candidate {
-        /// `rank << 32 | left`: the lowest rank first, then the leftmost position.
-        var order: UInt64
-        var right: Int32
-        var leftToken: Int32
-        var rightToken: Int32
-        var result: Int32
-
-        /// Slot of the left symbol.
-        var left: Int32 { Int32(truncatingIfNeeded: order & 0xFFFF_FFFF) }
-    }
-
+/// ``BytePairMerges`` and ``SentencePieceMerges`` push every adjacent pair that can merge and
+/// pop the best one; entries that a previous merge made stale stay in the heap and are skipped
+/// when popped (lazy invalidation), which keeps every operation O(log n). Generic rather than
+/// over an existential so the hot loop stays specialized.
+struct MergeQueue<Candidate: MergeCandidate> {
     private var heap: [Candidate] = []
 
     /// Whether no candidate is left.
@@ -41,7 +35,7 @@ struct MergeQueue {
         heap[child] = candidate
     }
 
-    /// Removes and returns the candidate with the lowest (rank, position), or `nil`.
+    /// Removes and returns the candidate with the lowest ``MergeCandidate/order``, or `nil`.
     ///
     /// - Complexity: O(log n).
     mutating func popFirst() -> Candidate? {

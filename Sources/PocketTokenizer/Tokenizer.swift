@@ -1,11 +1,20 @@
 import PocketGGUF
 
-/// A byte-level BPE tokenizer (`tokenizer.ggml.model = gpt2`), built from GGUF metadata.
+/// A tokenizer built from GGUF metadata: byte-level BPE (`tokenizer.ggml.model = gpt2`) or
+/// SentencePiece (`tokenizer.ggml.model = llama`, as llama.cpp's "SPM" tokenizer: Llama 2,
+/// Gemma).
 ///
-/// Encoding splits text with the model's ``PreTokenizer``, then merges byte pairs by rank
-/// within each piece. Special tokens (control and user-defined entries such as `<|im_start|>`)
-/// are only recognized when the caller asks for it with `parseSpecial: true`; plain user text
-/// is always encoded as ordinary tokens, so it can never forge a chat-template marker.
+/// Byte-level BPE splits text with the model's ``PreTokenizer``, then merges byte pairs by rank
+/// within each piece (``BytePairMerges``). SentencePiece merges characters by the score of the
+/// merged piece, with `<0xNN>` byte tokens for characters the vocabulary lacks
+/// (``SentencePieceMerges``).
+///
+/// Control tokens (`<|im_start|>`, `<start_of_turn>`) are only recognized when the caller asks
+/// for it with `parseSpecial: true`; plain user text is always encoded as ordinary tokens, so it
+/// can never forge a chat-template marker. User-defined tokens follow the same rule for
+/// byte-level BPE; for SentencePiece they are matched in all text, as llama.cpp does, because
+/// SentencePiece vocabularies use them for ordinary text (Gemma's runs of spaces, tabs and
+/// newlines, and HTML tags such as `<code>`), which their models were trained to see.
 ///
 /// ```swift
 /// let tokenizer = try Tokenizer(gguf: file)
@@ -20,7 +29,8 @@ public final class Tokenizer: Sendable {
 
     /// Number of entries in the vocabulary.
     public var vocabularySize: Int { tokenBytes.count }
-    /// The pre-tokenizer in use.
+    /// The pre-tokenizer in use (byte-level BPE; SentencePiece does not pre-tokenize and
+    /// reports `.gpt2`, the `default`).
     public let preTokenizer: PreTokenizer
     /// Beginning-of-sequence token, if the vocabulary has one.
     public let bosToken: Int?
@@ -28,21 +38,38 @@ public final class Tokenizer: Sendable {
     public let eosToken: Int?
     /// End-of-turn token (`tokenizer.ggml.eot_token_id`), if declared.
     public let endOfTurnToken: Int?
-    /// Whether the model expects a BOS token before a prompt (`tokenizer.ggml.add_bos_token`).
+    /// Whether the model expects a BOS token before a prompt (`tokenizer.ggml.add_bos_token`;
+    /// when the key is absent, `false` for byte-level BPE and `true` for SentencePiece, as llama.cpp).
     /// ``encode(_:parseSpecial:)`` never adds it; callers that build prompts do.
     public let addsBOS: Bool
     /// Tokens that end generation: EOS, EOT, and control tokens that end a turn
     /// (`<|im_end|>`, `<|eot_id|>`, `<|eom_id|>`, `<end_of_turn>`, `<|endoftext|>`).
     public let endOfGenerationTokens: Set<Int>
+    /// Whether SentencePiece encoding writes a space before text at the start and after each
+    /// special token, and decoding drops it again from the first token
+    /// (`tokenizer.ggml.add_space_prefix`; llama.cpp's default `true` when the key is absent).
+    /// Always `false` for byte-level BPE.
+    public let addsSpacePrefix: Bool
 
+    /// How text becomes tokens: the two families differ in everything after special-token
+    /// matching. An enum rather than an existential so each hot loop is direct code.
+    private enum Algorithm: Sendable {
+        case bytePair(BytePairMerges)
+        case sentencePiece(SentencePieceMerges)
+    }
+
+    private let algorithm: Algorithm
+    /// What each token decodes to.
     private let tokenBytes: [[UInt8]]
     private let tokenTypes: [TokenType]
+    /// Byte-level BPE: token of each byte sequence (empty for SentencePiece).
     private let idForBytes: [[UInt8]: Int]
+    /// Byte-level BPE: token of each single byte, or -1 (empty for SentencePiece).
     private let byteTokens: [Int32]
-    private let merges: BytePairMerges
-    private let specialTokens: [(bytes: [UInt8], id: Int)]
-    /// `startsSpecial[b]`: some special token begins with byte `b` (a fast pre-check).
-    private let startsSpecial: [Bool]
+    /// Control and user-defined tokens, matched with `parseSpecial: true`.
+    private let specialTokens: SpecialTokenMatcher
+    /// Tokens matched in all text, `parseSpecial` or not: SentencePiece's user-defined ones.
+    private let textTokens: SpecialTokenMatcher
     private let ignoresMerges: Bool
     /// Stands in for a byte that has no token (`tokenizer.ggml.unknown_token_id`).
     private let unknownToken: Int?
@@ -64,12 +91,9 @@ public final class Tokenizer: Sendable {
             }
         }
         let model = try read("tokenizer.ggml.model", "a string", m.optionalString) ?? "gpt2"
-        guard model == "gpt2" else { throw .unsupportedModel(model) }
+        guard model == "gpt2" || model == "llama" else { throw .unsupportedModel(model) }
         guard let tokens = try read("tokenizer.ggml.tokens", "an array of strings", m.optionalStrings) else {
             throw .missingMetadata("tokenizer.ggml.tokens")
-        }
-        guard let merges = try read("tokenizer.ggml.merges", "an array of strings", m.optionalStrings) else {
-            throw .missingMetadata("tokenizer.ggml.merges")
         }
         let types = try read("tokenizer.ggml.token_type", "an array of integers", m.optionalIntegers)
             ?? [Int](repeating: 1, count: tokens.count)
@@ -82,6 +106,31 @@ public final class Tokenizer: Sendable {
             } else if key.hasPrefix("tokenizer.ggml.add_") {
                 _ = try read(key, "a bool", m.optionalBool)
             }
+        }
+        if model == "llama" {
+            // llama.cpp scores every token 0 when the key is absent.
+            let key = "tokenizer.ggml.scores"
+            var scores = [Float](repeating: 0, count: tokens.count)
+            if let value = m[key] {
+                guard let numbers = m.floats(key) else {
+                    throw .invalidMetadata(key: key, found: value.summary, expected: "an array of numbers")
+                }
+                guard numbers.count == tokens.count else {
+                    throw .invalidMetadata(key: key, found: "\(numbers.count) scores", expected: "one per token (\(tokens.count))")
+                }
+                scores = numbers.map { Float($0) }
+            }
+            try self.init(
+                tokens: tokens, tokenTypes: types, scores: scores,
+                bosToken: m.integer("tokenizer.ggml.bos_token_id"), eosToken: m.integer("tokenizer.ggml.eos_token_id"),
+                endOfTurnToken: m.integer("tokenizer.ggml.eot_token_id"),
+                unknownToken: m.integer("tokenizer.ggml.unknown_token_id"),
+                addsBOS: m.bool("tokenizer.ggml.add_bos_token") ?? true,
+                addsSpacePrefix: m.bool("tokenizer.ggml.add_space_prefix") ?? true)
+            return
+        }
+        guard let merges = try read("tokenizer.ggml.merges", "an array of strings", m.optionalStrings) else {
+            throw .missingMetadata("tokenizer.ggml.merges")
         }
         try self.init(
             tokens: tokens, tokenTypes: types, merges: merges,
@@ -104,31 +153,25 @@ public final class Tokenizer: Sendable {
         tokens: [String], tokenTypes: [Int], merges: [String], preTokenizer: String,
         bosToken: Int?, eosToken: Int?, endOfTurnToken: Int? = nil, unknownToken: Int? = nil, addsBOS: Bool = false
     ) throws(TokenizerError) {
-        guard !tokens.isEmpty, tokens.count < Int(Int32.max) else { throw .invalidVocabulary("\(tokens.count) tokens") }
-        guard tokenTypes.count == tokens.count else {
-            throw .invalidVocabulary("\(tokenTypes.count) token types for \(tokens.count) tokens")
-        }
+        let types = try Self.validate(tokens: tokens, tokenTypes: tokenTypes, ids: [
+            ("BOS", bosToken), ("EOS", eosToken), ("EOT", endOfTurnToken), ("unknown", unknownToken)])
         guard let style = PreTokenizer(ggufName: preTokenizer) else { throw .unsupportedPreTokenizer(preTokenizer) }
         self.preTokenizer = style
         ignoresMerges = style == .llama3
-        for (name, id) in [("BOS", bosToken), ("EOS", eosToken), ("EOT", endOfTurnToken), ("unknown", unknownToken)] {
-            if let id, !tokens.indices.contains(id) { throw .invalidVocabulary("\(name) token id \(id) out of range") }
-        }
         self.bosToken = bosToken
         self.eosToken = eosToken
         self.endOfTurnToken = endOfTurnToken
         self.unknownToken = unknownToken
         self.addsBOS = addsBOS
+        addsSpacePrefix = false
 
         var bytes: [[UInt8]] = []
-        var types: [TokenType] = []
         var idForBytes: [[UInt8]: Int] = [:]
         var specials: [(bytes: [UInt8], id: Int)] = []
         bytes.reserveCapacity(tokens.count)
         idForBytes.reserveCapacity(tokens.count)
         for (id, token) in tokens.enumerated() {
-            let type = TokenType(rawValue: tokenTypes[id]) ?? .normal
-            types.append(type)
+            let type = types[id]
             if type == .control || type == .userDefined {
                 let text = Array(token.utf8)
                 bytes.append(text)
@@ -162,22 +205,112 @@ public final class Tokenizer: Sendable {
             let key = BytePairMerges.key(Int32(l), Int32(r))
             if table[key] == nil { table[key] = BytePairMerges.Merge(rank: Int32(rank), result: Int32(result)) }
         }
+        tokenBytes = bytes
+        self.tokenTypes = types
+        self.idForBytes = idForBytes
+        self.byteTokens = byteTokens
+        algorithm = .bytePair(BytePairMerges(rules: table))
+        specialTokens = SpecialTokenMatcher(specials)
+        textTokens = SpecialTokenMatcher([])
+        endOfGenerationTokens = Self.endOfGeneration(tokens: tokens, types: types, eosToken: eosToken, endOfTurnToken: endOfTurnToken)
+    }
+
+    /// Builds a SentencePiece tokenizer (llama.cpp's `llama` model) from its parts.
+    ///
+    /// - Parameters:
+    ///   - tokens: Vocabulary entries as stored: spaces written as "▁" (`"▁world"`), bytes as
+    ///     `<0xNN>`, control and user-defined tokens as their literal text.
+    ///   - tokenTypes: One ``TokenType`` raw value per entry.
+    ///   - scores: One score per entry; pieces with higher scores merge first.
+    ///   - addsSpacePrefix: Whether text gets a leading space at the start and after each
+    ///     special token (`tokenizer.ggml.add_space_prefix`).
+    /// - Throws: ``TokenizerError/invalidVocabulary(_:)`` when the arrays disagree in length or a
+    ///   token id is outside the vocabulary.
+    public init(
+        tokens: [String], tokenTypes: [Int], scores: [Float],
+        bosToken: Int?, eosToken: Int?, endOfTurnToken: Int? = nil, unknownToken: Int? = nil,
+        addsBOS: Bool = true, addsSpacePrefix: Bool = true
+    ) throws(TokenizerError) {
+        let types = try Self.validate(tokens: tokens, tokenTypes: tokenTypes, ids: [
+            ("BOS", bosToken), ("EOS", eosToken), ("EOT", endOfTurnToken), ("unknown", unknownToken)])
+        guard scores.count == tokens.count else {
+            throw .invalidVocabulary("\(scores.count) scores for \(tokens.count) tokens")
+        }
+        preTokenizer = .gpt2
+        ignoresMerges = false
+        self.bosToken = bosToken
+        self.eosToken = eosToken
+        self.endOfTurnToken = endOfTurnToken
+        self.unknownToken = unknownToken
+        self.addsBOS = addsBOS
+        self.addsSpacePrefix = addsSpacePrefix
+
+        var bytes: [[UInt8]] = []
+        var specials: [(bytes: [UInt8], id: Int)] = []
+        var userDefined: [(bytes: [UInt8], id: Int)] = []
+        bytes.reserveCapacity(tokens.count)
+        for (id, token) in tokens.enumerated() {
+            switch types[id] {
+            case .control, .userDefined:
+                // Rendered literally: llama.cpp does not turn "▁" back into a space in them.
+                let text = Array(token.utf8)
+                bytes.append(text)
+                specials.append((text, id))
+                if types[id] == .userDefined { userDefined.append((text, id)) }
+            case .unknown:
+                bytes.append(Array(token.utf8))
+            case .byte:
+                bytes.append(SentencePieceMerges.byteValue(of: token).map { [$0] } ?? Array(token.utf8))
+            case .normal, .unused, .undefined:
+                bytes.append(SentencePieceMerges.unescape(token))
+            }
+        }
+        tokenBytes = bytes
+        self.tokenTypes = types
+        idForBytes = [:]
+        byteTokens = []
+        algorithm = .sentencePiece(SentencePieceMerges(tokens: tokens, types: types, scores: scores, unknownToken: unknownToken))
+        specialTokens = SpecialTokenMatcher(specials)
+        textTokens = SpecialTokenMatcher(userDefined)
+        endOfGenerationTokens = Self.endOfGeneration(tokens: tokens, types: types, eosToken: eosToken, endOfTurnToken: endOfTurnToken)
+    }
+
+    /// The checks both families share: a non-empty vocabulary, one type per token, token ids
+    /// inside it. Returns the types (an unknown raw value counts as normal).
+    private static func validate(
+        tokens: [String], tokenTypes: [Int], ids: [(name: String, id: Int?)]
+    ) throws(TokenizerError) -> [TokenType] {
+        guard !tokens.isEmpty, tokens.count < Int(Int32.max) else { throw .invalidVocabulary("\(tokens.count) tokens") }
+        guard tokenTypes.count == tokens.count else {
+            throw .invalidVocabulary("\(tokenTypes.count) token types for \(tokens.count) tokens")
+        }
+        for (name, id) in ids {
+            if let id, !tokens.indices.contains(id) { throw .invalidVocabulary("\(name) token id \(id) out of range") }
+        }
+        return tokenTypes.map { TokenType(rawValue: $0) ?? .normal }
+    }
+
+    /// EOS, EOT, and the control tokens that end a turn in known chat formats (Gemma's
+    /// `<end_of_turn>` has no `eot_token_id` key: llama.cpp finds it by name too).
+    private static func endOfGeneration(tokens: [String], types: [TokenType], eosToken: Int?, endOfTurnToken: Int?) -> Set<Int> {
         var endOfGeneration = Set([eosToken, endOfTurnToken].compactMap { $0 })
         let turnEnders: Set<String> = ["<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<end_of_turn>", "<|endoftext|>", "<|end|>"]
         for (id, token) in tokens.enumerated() where types[id] == .control && turnEnders.contains(token) {
             endOfGeneration.insert(id)
         }
-        tokenBytes = bytes
-        self.tokenTypes = types
-        self.idForBytes = idForBytes
-        self.byteTokens = byteTokens
-        self.merges = BytePairMerges(rules: table)
-        // Longest first, so "<|im_start|>" wins over any shorter special token it contains.
-        specialTokens = specials.sorted { $0.bytes.count > $1.bytes.count }
-        var starts = [Bool](repeating: false, count: 256)
-        for special in specials { starts[Int(special.bytes[0])] = true }
-        startsSpecial = starts
-        endOfGenerationTokens = endOfGeneration
+        return endOfGeneration
+    }
+
+    /// `ids` as the start of a sequence: with BOS in front when the model expects it
+    /// (``addsBOS`` and a ``bosToken``), as llama.cpp tokenizes prompts and texts by default;
+    /// unchanged otherwise (SmolLM2, Qwen).
+    ///
+    /// ```swift
+    /// tokenizer.startingSequence(tokenizer.encode("Hello"))   // Gemma: [2, …]; SmolLM2: no BOS
+    /// ```
+    public func startingSequence(_ ids: [Int]) -> [Int] {
+        guard addsBOS, let bosToken else { return ids }
+        return [bosToken] + ids
     }
 
     /// The token ids of `text`.
@@ -186,46 +319,55 @@ public final class Tokenizer: Sendable {
     ///   - text: The text to encode. No BOS or EOS is added.
     ///   - parseSpecial: Whether special-token strings in `text` (such as `<|im_start|>`) become
     ///     their single ids. Leave `false` for anything a user or tool wrote: the strings are
-    ///     then split like any other text.
+    ///     then split like any other text (SentencePiece still matches user-defined tokens,
+    ///     which are ordinary text there; see the type's documentation).
     ///
-    /// - Complexity: O(n log n) in the length of the longest pre-token, linear otherwise.
+    /// - Complexity: O(n log n) in the length of the longest pre-token (byte-level BPE) or of
+    ///   the longest run between special tokens (SentencePiece), linear otherwise.
     public func encode(_ text: String, parseSpecial: Bool = false) -> [Int] {
         encode(text, parseSpecial: parseSpecial, mergingByRescanning: false)
     }
 
     /// ``encode(_:parseSpecial:)`` with a choice of merge algorithm: `mergingByRescanning`
-    /// uses the quadratic reference (``BytePairMerges/applyByRescanning(to:)``), for tests.
+    /// uses the quadratic reference (``BytePairMerges/applyByRescanning(to:)``,
+    /// ``SentencePieceMerges/encodeByRescanning(_:spacePrefix:into:)``), for tests.
     func encode(_ text: String, parseSpecial: Bool, mergingByRescanning: Bool) -> [Int] {
         var ids: [Int] = []
         ids.reserveCapacity(text.utf8.count / 3)
-        var scratch: BytePairMerges.Scratch? = mergingByRescanning ? nil : BytePairMerges.Scratch()
-        guard parseSpecial, !specialTokens.isEmpty else {
-            encodeText(text, into: &ids, scratch: &scratch)
-            return ids
-        }
-        let utf8 = Array(text.utf8)
-        var fragmentStart = 0, i = 0
-        scan: while i < utf8.count {
-            if startsSpecial[Int(utf8[i])] {
-                for special in specialTokens where special.bytes.count <= utf8.count - i {
-                    if utf8[i..<(i + special.bytes.count)].elementsEqual(special.bytes) {
-                        if fragmentStart < i { encodeText(String(decoding: utf8[fragmentStart..<i], as: UTF8.self), into: &ids, scratch: &scratch) }
-                        ids.append(special.id)
-                        i += special.bytes.count
-                        fragmentStart = i
-                        continue scan
-                    }
-                }
+        switch algorithm {
+        case .bytePair(let merges):
+            var scratch: BytePairMerges.Scratch? = mergingByRescanning ? nil : BytePairMerges.Scratch()
+            guard parseSpecial, !specialTokens.isEmpty else {
+                encodeText(text, merges: merges, into: &ids, scratch: &scratch)
+                return ids
             }
-            i += 1
+            specialTokens.split(Array(text.utf8), text: { fragment in
+                encodeText(String(decoding: fragment, as: UTF8.self), merges: merges, into: &ids, scratch: &scratch)
+            }, token: { ids.append($0) })
+        case .sentencePiece(let pieces):
+            var scratch = SentencePieceMerges.Scratch()
+            // llama.cpp writes a space before the first fragment and before every fragment that
+            // follows a special token (user-defined ones included).
+            var afterSpecial = true
+            (parseSpecial ? specialTokens : textTokens).split(Array(text.utf8), text: { fragment in
+                let prefix = addsSpacePrefix && afterSpecial
+                if mergingByRescanning {
+                    pieces.encodeByRescanning(fragment, spacePrefix: prefix, into: &ids)
+                } else {
+                    pieces.encode(fragment, spacePrefix: prefix, into: &ids, scratch: &scratch)
+                }
+                afterSpecial = false
+            }, token: { id in
+                ids.append(id)
+                afterSpecial = true
+            })
         }
-        if fragmentStart < utf8.count { encodeText(String(decoding: utf8[fragmentStart...], as: UTF8.self), into: &ids, scratch: &scratch) }
         return ids
     }
 
     /// Pre-tokenizes and byte-pair encodes text that contains no special tokens; without
     /// `scratch`, with the quadratic reference merge.
-    private func encodeText(_ text: String, into ids: inout [Int], scratch: inout BytePairMerges.Scratch?) {
+    private func encodeText(_ text: String, merges: BytePairMerges, into ids: inout [Int], scratch: inout BytePairMerges.Scratch?) {
         var symbols: [Int32] = []
         for piece in preTokenizer.split(text) {
             let bytes = Array(String(piece).utf8)
@@ -247,15 +389,22 @@ public final class Tokenizer: Sendable {
     }
 
     /// The text of `ids`. Invalid UTF-8 (a character cut between tokens) becomes U+FFFD;
-    /// special tokens are rendered as their text.
+    /// special tokens are rendered as their text. With ``addsSpacePrefix``, the space the
+    /// encoder wrote before the text is dropped from the first token, as llama.cpp does (not
+    /// when that token is BOS: its text has no space to drop).
     public func decode(_ ids: [Int]) -> String {
         var bytes: [UInt8] = []
         for id in ids where tokenBytes.indices.contains(id) { bytes += tokenBytes[id] }
+        if addsSpacePrefix, let first = ids.first, tokenBytes.indices.contains(first),
+           tokenBytes[first].first == UInt8(ascii: " ") {
+            bytes.removeFirst()
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The bytes token `id` stands for (for special tokens, the UTF-8 of their text); empty for
-    /// an id outside the vocabulary.
+    /// The bytes token `id` stands for (for special tokens, the UTF-8 of their text; for
+    /// SentencePiece, "▁" as a space and `<0xNN>` as its byte); empty for an id outside the
+    /// vocabulary.
     public func bytes(of id: Int) -> [UInt8] {
         tokenBytes.indices.contains(id) ? tokenBytes[id] : []
     }
@@ -273,7 +422,6 @@ public final class Tokenizer: Sendable {
 
     /// The id of the special token whose text is exactly `text`, such as `"<|im_start|>"`.
     public func specialToken(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        return specialTokens.first { $0.bytes == bytes }?.id
+        specialTokens.id(of: Array(text.utf8))
     }
 }

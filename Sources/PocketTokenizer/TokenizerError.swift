@@ -17,7 +17,7 @@ public enum TokenizerError: Error, CustomStringConvertible, Sendable, Equatable 
         switch self {
         case .missingMetadata(let key): "tokenizer: missing or invalid metadata key '\(key)'"
         case .unsupportedModel(let name):
-            "tokenizer: unsupported tokenizer model '\(name)' (Pocket implements byte-level BPE, 'gpt2')"
+            "tokenizer: unsupported tokenizer model '\(name)' (Pocket implements byte-level BPE, 'gpt2', and SentencePiece, 'llama')"
         case .unsupportedPreTokenizer(let name):
             "tokenizer: unsupported pre-tokenizer '\(name)' (supported: gpt-2, smollm, llama-bpe, qwen2 and aliases)"
         case .invalidVocabulary(let detail): "tokenizer: invalid vocabulary: \(detail)"

@@ -1,21 +1,26 @@
 import PocketKernels
 
-// The registry of model families. Adding a Llama-shaped family (RMSNorm, RoPE, grouped-query
-// attention, SwiGLU; tensor names and optional tensors may differ) takes:
-//   1. `Architectures/<Family>.swift`: one `ArchitectureDefinition` static, its tensor names
-//      and shape choices (copy `Llama.swift`);
+// The registry of model families. A family is a value, not a subclass: its file declares one
+// `ArchitectureDefinition` (tensor names, RoPE pairing, embedding scale, feed-forward
+// activation, attention scale, sliding-window pattern), and the one forward pass in
+// `Transformer.swift` turns it into per-layer values at load. Adding a family takes:
+//   1. `Architectures/<Family>.swift`: its `ArchitectureDefinition` static (copy `Llama.swift`,
+//      or `Gemma3.swift` for a family with norms around its sublayers);
 //   2. here: a case named by the family's `general.architecture` string and its row in
 //      `definition`;
-//   3. a row in `SyntheticModelTests`' architectures, with the reference's difference if any.
-// The metadata keys (`<family>.block_count`, …) follow from the case's name. A family whose block
-// computes something else (another norm, a parallel block, a mixture of experts) needs its own
-// forward pass as well; nothing in `Transformer.swift` asks which family it runs.
+//   3. its tests: a row in `SyntheticModelTests` where the float reference covers the block,
+//      and a golden suite against llama.cpp (`GemmaGoldenTests` is the pattern).
+// The metadata keys (`<family>.block_count`, …) follow from the case's name. A block whose
+// choices the definition cannot express (a parallel block, a mixture of experts) adds the
+// choice to `ArchitectureDefinition` as a value and one step to the forward pass, chosen per
+// layer or per model, never per element.
 
 /// The model families this forward pass runs, keyed by `general.architecture`.
 ///
 /// Each case is one row of the registry: its ``definition`` is declared in the family's own
-/// file (`Architectures/Llama.swift`, `Architectures/Qwen2.swift`) with the tensor names and
-/// the shape choices (RoPE pairing, Q/K/V biases, tied embeddings).
+/// file (`Architectures/Llama.swift`, `Architectures/Qwen2.swift`, `Architectures/Gemma3.swift`)
+/// with the tensor names and the block's choices (RoPE pairing, Q/K/V biases, norms around
+/// the sublayers, activation, sliding window, tied embeddings).
 ///
 /// ```swift
 /// let architecture = Architecture(rawValue: "qwen2")   // .qwen2; nil for an unknown family
@@ -26,12 +31,16 @@ public enum Architecture: String, CaseIterable, Sendable {
     case llama
     /// Qwen2: the Llama shape with biases on the Q, K and V projections and NeoX-style RoPE.
     case qwen2
+    /// Gemma 3: per-head Q/K norms, post-attention and post-feed-forward norms, GeGLU, a
+    /// scaled embedding, interleaved sliding-window and global attention layers.
+    case gemma3
 
     /// The family's tensor names and shape choices.
     public var definition: ArchitectureDefinition {
         switch self {
         case .llama: .llama
         case .qwen2: .qwen2
+        case .gemma3: .gemma3
         }
     }
 }

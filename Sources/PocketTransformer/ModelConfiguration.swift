@@ -1,6 +1,7 @@
 import PocketGGUF
 
-/// The hyper-parameters of a Llama-family transformer, read from GGUF metadata.
+/// The hyper-parameters of a transformer of one of the ``Architecture`` families, read from GGUF
+/// metadata (with the family's own keys, such as Gemma 3's `attention.sliding_window`).
 ///
 /// Keys are prefixed with the architecture name (`llama.block_count`, `qwen2.block_count`).
 /// Values that the file omits fall back to the usual defaults (RoPE base 10,000, RMS epsilon
@@ -37,18 +38,39 @@ public struct ModelConfiguration: Sendable, Equatable {
     public var trainedContextLength: Int
     /// Number of tokens in the vocabulary.
     public var vocabularySize: Int
+    /// Positions a local layer attends to, itself included (`<arch>.attention.sliding_window`),
+    /// for a family with a ``ArchitectureDefinition/slidingWindow`` pattern; `nil` when every
+    /// layer is global (the family has none, or the file gives no positive window).
+    public var slidingWindow: Int?
 
     /// Width of all query heads together.
     public var queryLength: Int { headCount * headDimension }
     /// Width of all key (or value) heads together.
     public var keyValueLength: Int { keyValueHeadCount * headDimension }
+    /// The multiplier of the attention scores `q·k`, as the family computes it
+    /// (``ArchitectureDefinition/attentionScale``; `1/√headDim` for most).
+    public var attentionScale: Float { architecture.definition.attentionScale(self) }
+
+    /// Whether layer `layer` attends through the sliding window (``slidingWindow``), as the
+    /// family's pattern says; always `false` without a window.
+    public func isSlidingWindowLayer(_ layer: Int) -> Bool {
+        guard slidingWindow != nil, let pattern = architecture.definition.slidingWindow else { return false }
+        return pattern.isLocal(layer)
+    }
+
+    /// RoPE base frequency of layer `layer`: the family's local base on sliding-window layers,
+    /// ``ropeFrequencyBase`` on the others.
+    public func ropeFrequencyBase(layer: Int) -> Float {
+        guard isSlidingWindowLayer(layer), let pattern = architecture.definition.slidingWindow else { return ropeFrequencyBase }
+        return pattern.localRopeFrequencyBase
+    }
 
     /// Creates a configuration from explicit values (used by tests and synthetic models).
     public init(
         architecture: Architecture = .llama, embeddingLength: Int, layerCount: Int, feedForwardLength: Int,
         headCount: Int, keyValueHeadCount: Int, headDimension: Int? = nil, ropeDimensionCount: Int? = nil,
         ropeFrequencyBase: Float = 10_000, rmsNormEpsilon: Float = 1e-5, trainedContextLength: Int = 2048,
-        vocabularySize: Int
+        vocabularySize: Int, slidingWindow: Int? = nil
     ) {
         self.architecture = architecture
         self.embeddingLength = embeddingLength
@@ -63,6 +85,7 @@ public struct ModelConfiguration: Sendable, Equatable {
         self.rmsNormEpsilon = rmsNormEpsilon
         self.trainedContextLength = trainedContextLength
         self.vocabularySize = vocabularySize
+        self.slidingWindow = slidingWindow
     }
 
     /// Reads the configuration from a model's metadata.
@@ -121,6 +144,8 @@ public struct ModelConfiguration: Sendable, Equatable {
         }
         let ropeBase = try read(p + "rope.freq_base", "a number", metadata.optionalFloat)
         let epsilon = try read(p + "attention.layer_norm_rms_epsilon", "a number", metadata.optionalFloat)
+        // Read only for a family with local layers; 0 means none, as in llama.cpp.
+        let window = architecture.definition.slidingWindow == nil ? nil : try integer("attention.sliding_window")
         self.init(
             architecture: architecture,
             embeddingLength: embedding,
@@ -133,7 +158,8 @@ public struct ModelConfiguration: Sendable, Equatable {
             ropeFrequencyBase: Float(ropeBase ?? 10_000),
             rmsNormEpsilon: Float(epsilon ?? 1e-5),
             trainedContextLength: try integer("context_length") ?? 2048,
-            vocabularySize: vocabularySize)
+            vocabularySize: vocabularySize,
+            slidingWindow: window == 0 ? nil : window)
         try validate()
     }
 
@@ -162,5 +188,10 @@ public struct ModelConfiguration: Sendable, Equatable {
                   "a non-negative number")
         try check(trainedContextLength >= 1, "context_length", trainedContextLength, "a positive integer")
         try check((1...(1 << 24)).contains(vocabularySize), "vocab_size", vocabularySize, "1...\(1 << 24)")
+        if let slidingWindow {
+            try check(slidingWindow >= 1, "attention.sliding_window", slidingWindow, "a non-negative integer")
+        }
+        let scale = attentionScale
+        try check(scale.isFinite && scale > 0, "attention.key_length", headDimension, "a shape giving a positive attention scale")
     }
 }

@@ -18,16 +18,21 @@ extension Transformer {
     /// The tokens are split into consecutive chunks of `chunkLength` (the incomplete tail is
     /// dropped); each chunk is evaluated from an empty cache, and the positions of its second
     /// half (`chunkLength/2 … chunkLength-2`) are scored against the token that follows them.
+    /// For a model that expects BOS, llama.cpp tokenizes the text with BOS first and puts BOS in
+    /// place of every chunk's first token: pass the tokens that way and the id as
+    /// `beginningOfSequence`.
     ///
     /// - Parameters:
-    ///   - tokens: The tokenized text.
+    ///   - tokens: The tokenized text (with BOS first for a model that expects it).
     ///   - chunkLength: Tokens per chunk (at most the context length).
+    ///   - beginningOfSequence: The token that replaces each chunk's first, or `nil` to keep it.
     ///   - progress: Called after each chunk with the chunk index and the running perplexity.
     /// - Throws: ``TransformerError/contextOverflow(needed:capacity:)`` when `chunkLength`
     ///   exceeds the context; ``TransformerError/invalidConfiguration(_:)`` when there is not
     ///   even one chunk.
     public func perplexity(
-        of tokens: [Int], chunkLength: Int = 512, progress: (Int, Double) -> Void = { _, _ in }
+        of tokens: [Int], chunkLength: Int = 512, beginningOfSequence: Int? = nil,
+        progress: (Int, Double) -> Void = { _, _ in }
     ) throws -> PerplexityResult {
         guard chunkLength >= 4 else {
             throw TransformerError.invalidConfiguration("perplexity chunk length must be at least 4, got \(chunkLength)")
@@ -44,7 +49,8 @@ extension Transformer {
         var total: Double = 0
         var count = 0
         for chunk in 0..<chunks {
-            let slice = Array(tokens[(chunk * chunkLength)..<((chunk + 1) * chunkLength)])
+            var slice = Array(tokens[(chunk * chunkLength)..<((chunk + 1) * chunkLength)])
+            if let beginningOfSequence { slice[0] = beginningOfSequence }
             truncate(to: 0)
             try evaluate(slice, logits: .all) { i, logits in
                 guard i >= firstScored, i + 1 < chunkLength else { return }

@@ -2,7 +2,8 @@ import Foundation
 import PocketGGUF
 import PocketKernels
 
-/// A Llama-family transformer: weights from a GGUF file, a KV cache, and the forward pass.
+/// A decoder-only transformer of one of the ``Architecture`` families: weights from a GGUF
+/// file, a KV cache, and the forward pass.
 ///
 /// The model keeps the tokens it has seen in its ``KVCache``; ``evaluate(_:logits:_:)``
 /// appends tokens and produces next-token logits, ``truncate(to:)`` rolls the cache back (for
@@ -34,13 +35,23 @@ public final class Transformer: @unchecked Sendable {
     /// Context window in tokens: how many positions the cache holds.
     public var contextLength: Int { cache.capacity }
 
-    private let rotary: RotaryEmbedding
+    /// The family's choices that apply to every layer.
+    private let definition: ArchitectureDefinition
+    /// What each layer does differently from the others (RoPE base, attention window), decided once.
+    private let blocks: [BlockPlan]
+    /// The factor of the embedding rows (`√dim` for Gemma), or `nil` to keep them as stored.
+    private let embeddingScale: Float?
+    /// The factor of the queries that turns the attention kernel's `1/√headDim` into the
+    /// family's scale, or `nil` when the two agree (every family but Gemma 3 27B).
+    private let queryScale: Float?
     private let state: RunState
 
     /// A debugging aid: when set, receives every intermediate tensor of the forward pass under
     /// llama.cpp's names (`attn_norm-0`, `Qcur-0` after RoPE, `Kcur-0`, `Vcur-0`, `attn_out-0`,
     /// `kqv_out-0` (the attention output projection's input), `ffn_inp-0`, `ffn_norm-0`, `ffn_gate-0`, `ffn_up-0`, `ffn_swiglu-0`, `ffn_out-0`,
-    /// `l_out-0`, …, `result_norm`, `result_output`) as `(rows, columns)` row-major floats, so a
+    /// `l_out-0`, …, `result_norm`, `result_output`; for the families that have those steps
+    /// `inp_scaled`, `Qcur_normed-0`, `Kcur_normed-0`, `attn_post_norm-0`, `ffn_geglu-0`,
+    /// `ffn_post_norm-0`) as `(rows, columns)` row-major floats, so a
     /// forward pass can be compared op by op with a llama.cpp trace. Slows evaluation down; leave
     /// `nil` otherwise.
     public var trace: ((_ name: String, _ rows: Int, _ values: UnsafeBufferPointer<Float>) -> Void)?
@@ -70,9 +81,17 @@ public final class Transformer: @unchecked Sendable {
         cache = KVCache(
             capacity: capacity, layerCount: configuration.layerCount,
             headCount: configuration.keyValueHeadCount, headDimension: configuration.headDimension)
-        rotary = RotaryEmbedding(
-            dimensions: configuration.ropeDimensionCount, base: configuration.ropeFrequencyBase,
-            style: configuration.architecture.definition.ropeStyle, positions: capacity)
+        let definition = configuration.architecture.definition
+        self.definition = definition
+        blocks = BlockPlan.plans(configuration, positions: capacity)
+        embeddingScale = switch definition.embeddingScale {
+        case .none: nil
+        case .squareRootOfWidth: Float(configuration.embeddingLength).squareRoot()
+        }
+        // The kernel multiplies scores by 1/√headDim, computed as here: an equal family scale
+        // needs no factor (and Llama's and Qwen's queries stay untouched, bit for bit).
+        let kernelScale = 1 / Float(configuration.headDimension).squareRoot()
+        queryScale = configuration.attentionScale == kernelScale ? nil : configuration.attentionScale / kernelScale
         state = RunState(configuration, batch: self.batchSize, threads: pool.threadCount, contextLength: capacity)
     }
 
@@ -169,26 +188,33 @@ public final class Transformer: @unchecked Sendable {
         let c = configuration, s = state, w = weights
         let n = tokens.count                 // tokens in this batch
 
-        // x = embedding rows of the tokens                                                  (n, dim)
+        // x = embedding rows of the tokens, times √dim for Gemma                         (n, dim)
         for t in 0..<n { w.tokenEmbedding.dequantizeRow(tokens[t], into: s.x + t * c.embeddingLength) }
+        if let embeddingScale { scale(s.x, rows: n, by: embeddingScale, ("inp_scaled", nil)) }
 
         for (l, layer) in w.layers.enumerated() {
-            // Attention: x += Wo · attention(rope(Wq·h + bq), rope(Wk·h + bk), Wv·h + bv), h = rmsnorm(x)
+            let block = blocks[l]                // this layer's RoPE table and attention window
+            // Attention: x += post(Wo · attention(rope(qn(Wq·h + bq)), rope(kn(Wk·h + bk)), Wv·h + bv)),
+            // h = rmsnorm(x); qn, kn and post are per-head and output RMSNorms where the family has them
             rmsNorm(s.x, rows: 0..<n, layer.attentionNorm, into: s.xb, ("attn_norm", l))      // h (n, dim)
             project(s.xb, rows: n, (layer.query, layer.queryBias, s.q), (layer.key, layer.keyBias, s.k),
                     (layer.value, layer.valueBias, s.v))                                      // (n, q), (n, kv), (n, kv)
-            rope(s.q, rows: n, heads: c.headCount, ("Qcur", l))
-            rope(s.k, rows: n, heads: c.keyValueHeadCount, ("Kcur", l))
+            if let norm = layer.queryNorm { headNorm(s.q, rows: n, heads: c.headCount, norm, ("Qcur_normed", l)) }
+            if let norm = layer.keyNorm { headNorm(s.k, rows: n, heads: c.keyValueHeadCount, norm, ("Kcur_normed", l)) }
+            rope(s.q, rows: n, heads: c.headCount, block.rotary, ("Qcur", l))
+            rope(s.k, rows: n, heads: c.keyValueHeadCount, block.rotary, ("Kcur", l))
             store(layer: l, rows: n, ("Vcur", l))                                            // k, v into the cache
-            attention(layer: l, rows: n, halfPrecision: halfPrecisionAttention, ("kqv_out", l))  // (n, q)
+            attention(layer: l, rows: n, window: block.window, halfPrecision: halfPrecisionAttention, ("kqv_out", l))  // (n, q)
             multiply(layer.output, s.attention, rows: n, into: s.xb, ("attn_out", l))        // (n, dim)
+            if let norm = layer.postAttentionNorm { rmsNorm(s.xb, rows: 0..<n, norm, into: s.xb, ("attn_post_norm", l)) }
             add(s.xb, to: s.x, rows: n, ("ffn_inp", l))
 
-            // Feed-forward: x += Wdown · (silu(Wgate·h) ⊙ Wup·h), h = rmsnorm(x)
+            // Feed-forward: x += post(Wdown · (act(Wgate·h) ⊙ Wup·h)), h = rmsnorm(x); act is SiLU or GELU
             rmsNorm(s.x, rows: 0..<n, layer.feedForwardNorm, into: s.xb, ("ffn_norm", l))    // h (n, dim)
             project(s.xb, rows: n, (layer.gate, nil, s.hidden), (layer.up, nil, s.hidden2))   // (n, ffn), (n, ffn)
-            swiGLU(gate: s.hidden, up: s.hidden2, rows: n, layer: l)                         // (n, ffn) into s.hidden
+            gatedActivation(gate: s.hidden, up: s.hidden2, rows: n, layer: l)                 // (n, ffn) into s.hidden
             multiply(layer.down, s.hidden, rows: n, into: s.xb, ("ffn_out", l))              // (n, dim)
+            if let norm = layer.postFeedForwardNorm { rmsNorm(s.xb, rows: 0..<n, norm, into: s.xb, ("ffn_post_norm", l)) }
             add(s.xb, to: s.x, rows: n, ("l_out", l))
         }
 
@@ -211,7 +237,8 @@ public final class Transformer: @unchecked Sendable {
         trace(label, rows, UnsafeBufferPointer(start: values, count: rows * columns))
     }
 
-    /// `out[i] = rmsnorm(x[rows[i]]) ⊙ weight`: row `i` of `out` from row `rows[i]` of `x`.   (rows, dim)
+    /// `out[i] = rmsnorm(x[rows[i]]) ⊙ weight`: row `i` of `out` from row `rows[i]` of `x`;
+    /// `out` may be `x` (each row is read whole before it is written).                      (rows, dim)
     private func rmsNorm(
         _ x: UnsafePointer<Float>, rows: Range<Int>, _ weight: UnsafePointer<Float>,
         into out: UnsafeMutablePointer<Float>, _ name: TraceName
@@ -221,6 +248,22 @@ public final class Transformer: @unchecked Sendable {
             VectorMath.rmsNorm(x + t * dim, weight: weight, epsilon: epsilon, into: out + i * dim, count: dim)
         }
         record(name, out, rows: rows.count, columns: dim)
+    }
+
+    /// RMSNorm of each `headDim` head of `rows` rows of `x`, in place, with the one `(headDim)`
+    /// weight all heads share (Gemma's query and key norms).                              (rows, heads · headDim)
+    private func headNorm(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ weight: UnsafePointer<Float>, _ name: TraceName) {
+        let hd = configuration.headDimension, epsilon = configuration.rmsNormEpsilon
+        for head in 0..<(rows * heads) {
+            VectorMath.rmsNorm(x + head * hd, weight: weight, epsilon: epsilon, into: x + head * hd, count: hd)
+        }
+        record(name, x, rows: rows, columns: heads * hd)
+    }
+
+    /// `x *= factor` for `rows` rows of the residual stream.                                 (rows, dim)
+    private func scale(_ x: UnsafeMutablePointer<Float>, rows: Int, by factor: Float, _ name: TraceName) {
+        VectorMath.scale(x, by: factor, count: rows * configuration.embeddingLength)
+        record(name, x, rows: rows, columns: configuration.embeddingLength)
     }
 
     /// A projection of ``project(_:rows:_:_:_:)``: the matrix, its optional bias and its output.
@@ -243,8 +286,9 @@ public final class Transformer: @unchecked Sendable {
         for t in 0..<rows { VectorMath.add(bias, to: p.output + t * length, count: length) }
     }
 
-    /// RoPE on each of the `heads` heads of `rows` rows of `x` at positions `position…`.    (rows, heads · headDim)
-    private func rope(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ name: TraceName) {
+    /// RoPE (`rotary`, the layer's table) on each of the `heads` heads of `rows` rows of `x` at
+    /// positions `position…`.                                                               (rows, heads · headDim)
+    private func rope(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ rotary: RotaryEmbedding, _ name: TraceName) {
         let hd = configuration.headDimension, width = heads * hd
         for t in 0..<rows {
             for h in 0..<heads { rotary.apply(to: x + t * width + h * hd, position: position + t) }
@@ -266,20 +310,38 @@ public final class Transformer: @unchecked Sendable {
     }
 
     /// Causal attention of the batch's queries (`state.q`) over layer `l`'s cache into
-    /// `state.attention`      (rows, heads · headDim)
+    /// `state.attention`, over the last `window` positions of each query when the layer has a
+    /// sliding window.                                                                       (rows, heads · headDim)
     ///
     /// Queries are first rounded to half precision, to meet the half-precision keys as in
-    /// llama.cpp. Evaluations of more than one token keep llama.cpp's half-precision value
-    /// accumulator (`halfPrecision`), single-token ones single precision. How the work is split
-    /// over the threads is ``Attention/Schedule``'s decision.
-    private func attention(layer l: Int, rows: Int, halfPrecision: Bool, _ name: TraceName) {
+    /// llama.cpp (after the family's factor, ``queryScale``, where it has one). Evaluations of
+    /// more than one token keep llama.cpp's half-precision value accumulator (`halfPrecision`),
+    /// single-token ones single precision. How the work is split over the threads is
+    /// ``Attention/Schedule``'s decision.
+    ///
+    /// A window of `w` lets position `p` attend to positions `p − w + 1 … p` (llama.cpp masks
+    /// `p − j ≥ w`). The queries whose window still starts at position 0 are one causal pass;
+    /// each later query is a pass of its own over the cache from its window's first position,
+    /// visiting the same positions in the same order as llama.cpp's masked softmax skips the others.
+    private func attention(layer l: Int, rows: Int, window: Int?, halfPrecision: Bool, _ name: TraceName) {
         let c = configuration, s = state
+        if let queryScale { VectorMath.scale(s.q, by: queryScale, count: rows * c.queryLength) }
         VectorMath.roundToHalf(s.q, count: rows * c.queryLength)
-        Attention.causal(
-            queries: s.q, tokens: rows, heads: c.headCount, keyValueHeads: c.keyValueHeadCount, headDimension: c.headDimension,
-            keys: cache.keys(layer: l, head: 0, position: 0), values: cache.values(layer: l, head: 0, position: 0),
-            headStride: cache.capacity * c.headDimension, start: position, halfPrecision: halfPrecision,
-            workspace: s.attentionWorkspace, pool: pool, into: s.attention)
+        // Queries 0..<unwindowed see every cached position up to their own.
+        let unwindowed = window.map { max(0, min(rows, $0 - position)) } ?? rows
+        func causal(from first: Int, queries: Range<Int>) {
+            Attention.causal(
+                queries: s.q + queries.lowerBound * c.queryLength, tokens: queries.count, heads: c.headCount,
+                keyValueHeads: c.keyValueHeadCount, headDimension: c.headDimension,
+                keys: cache.keys(layer: l, head: 0, position: first), values: cache.values(layer: l, head: 0, position: first),
+                headStride: cache.capacity * c.headDimension, start: position + queries.lowerBound - first,
+                halfPrecision: halfPrecision, workspace: s.attentionWorkspace, pool: pool,
+                into: s.attention + queries.lowerBound * c.queryLength)
+        }
+        if unwindowed > 0 { causal(from: 0, queries: 0..<unwindowed) }
+        if let window {
+            for t in unwindowed..<rows { causal(from: position + t - window + 1, queries: t..<(t + 1)) }
+        }
         record(name, s.attention, rows: rows, columns: c.queryLength)
     }
 
@@ -298,14 +360,45 @@ public final class Transformer: @unchecked Sendable {
         record(name, x, rows: rows, columns: dim)
     }
 
-    /// `gate = silu(gate) ⊙ up`, row by row; traces the two inputs (`ffn_gate`, `ffn_up`) and
-    /// the result (`ffn_swiglu`) of layer `l`.                                                (rows, ffn)
-    private func swiGLU(gate: UnsafeMutablePointer<Float>, up: UnsafeMutablePointer<Float>, rows: Int, layer l: Int) {
+    /// `gate = act(gate) ⊙ up`, row by row, with the family's activation (SiLU or GELU);
+    /// traces the two inputs (`ffn_gate`, `ffn_up`) and the result (`ffn_swiglu` or
+    /// `ffn_geglu`) of layer `l`.                                                              (rows, ffn)
+    private func gatedActivation(gate: UnsafeMutablePointer<Float>, up: UnsafeMutablePointer<Float>, rows: Int, layer l: Int) {
         let ffn = configuration.feedForwardLength
         record(("ffn_gate", l), gate, rows: rows, columns: ffn)
         record(("ffn_up", l), up, rows: rows, columns: ffn)
-        for t in 0..<rows { VectorMath.swiGLU(gate + t * ffn, up: up + t * ffn, count: ffn) }
-        record(("ffn_swiglu", l), gate, rows: rows, columns: ffn)
+        switch definition.feedForwardActivation {
+        case .silu:
+            for t in 0..<rows { VectorMath.swiGLU(gate + t * ffn, up: up + t * ffn, count: ffn) }
+            record(("ffn_swiglu", l), gate, rows: rows, columns: ffn)
+        case .geluTanh:
+            GELU.gated(gate, up: up, count: rows * ffn)
+            record(("ffn_geglu", l), gate, rows: rows, columns: ffn)
+        }
+    }
+}
+
+/// What one layer does differently from the others, decided at load: its RoPE table (local
+/// layers of a sliding-window family have their own base) and its attention window.
+struct BlockPlan {
+    /// The RoPE table of the layer's base frequency.
+    let rotary: RotaryEmbedding
+    /// Positions each query attends to, itself included; `nil` for the whole context.
+    let window: Int?
+
+    /// One plan per layer of `c`, with a RoPE table per distinct base (shared by the layers
+    /// that use it) for `positions` positions.
+    static func plans(_ c: ModelConfiguration, positions: Int) -> [BlockPlan] {
+        var tables: [Float: RotaryEmbedding] = [:]
+        return (0..<c.layerCount).map { l in
+            let base = c.ropeFrequencyBase(layer: l)
+            let rotary = tables[base] ?? RotaryEmbedding(
+                dimensions: c.ropeDimensionCount, base: base, style: c.architecture.definition.ropeStyle, positions: positions)
+            tables[base] = rotary
+            // A window as long as the cache never binds: leave such layers global.
+            let window = c.isSlidingWindowLayer(l) ? c.slidingWindow.flatMap { $0 < positions ? $0 : nil } : nil
+            return BlockPlan(rotary: rotary, window: window)
+        }
     }
 }
 

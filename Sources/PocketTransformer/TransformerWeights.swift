@@ -17,8 +17,14 @@ public struct LayerWeights: @unchecked Sendable {
     public let keyBias: UnsafePointer<Float>?
     /// Value bias, `(kvHeads · headDim)`, for families that have one.
     public let valueBias: UnsafePointer<Float>?
+    /// RMSNorm scale of each query head before RoPE, `(headDim)`, for families that have one (Gemma 3).
+    public let queryNorm: UnsafePointer<Float>?
+    /// RMSNorm scale of each key head before RoPE, `(headDim)`, for families that have one.
+    public let keyNorm: UnsafePointer<Float>?
     /// Attention output projection, `dim × (heads · headDim)`.
     public private(set) var output: WeightMatrix
+    /// RMSNorm scale of the attention output, `(dim)`, for families that have one (Gemma 3).
+    public let postAttentionNorm: UnsafePointer<Float>?
     /// RMSNorm scale before the feed-forward network, `(dim)`.
     public let feedForwardNorm: UnsafePointer<Float>
     /// SwiGLU gate projection, `ffn × dim`.
@@ -27,9 +33,11 @@ public struct LayerWeights: @unchecked Sendable {
     public let up: WeightMatrix
     /// Down projection, `dim × ffn`.
     public let down: WeightMatrix
+    /// RMSNorm scale of the feed-forward output, `(dim)`, for families that have one (Gemma 3).
+    public let postFeedForwardNorm: UnsafePointer<Float>?
 }
 
-/// Every weight of a Llama-family model, looked up by the tensor names its architecture
+/// Every weight of a model of one of the ``Architecture`` families, looked up by the tensor names its architecture
 /// declares (``ArchitectureDefinition``).
 ///
 /// Nothing is copied: matrices and norm vectors point into the mapped file, which the owner of
@@ -85,8 +93,13 @@ public struct TransformerWeights: @unchecked Sendable {
             guard let name, file.tensor(named: name) != nil else { return nil }
             return try vector(name, count: count)
         }
+        // A tensor of the family's shape: required when the family names it.
+        func namedVector(_ name: String?, count: Int) throws(TransformerError) -> UnsafePointer<Float>? {
+            guard let name else { return nil }
+            return try vector(name, count: count)
+        }
 
-        let dim = c.embeddingLength, q = c.queryLength, kv = c.keyValueLength, ffn = c.feedForwardLength
+        let dim = c.embeddingLength, q = c.queryLength, kv = c.keyValueLength, ffn = c.feedForwardLength, hd = c.headDimension
         tokenEmbedding = try matrix(names.tokenEmbedding, rows: c.vocabularySize, columns: dim)
         var layers: [LayerWeights] = []
         layers.reserveCapacity(c.layerCount)
@@ -100,11 +113,15 @@ public struct TransformerWeights: @unchecked Sendable {
                 queryBias: try optionalVector(block.queryBias.map { p + $0 }, count: q),
                 keyBias: try optionalVector(block.keyBias.map { p + $0 }, count: kv),
                 valueBias: try optionalVector(block.valueBias.map { p + $0 }, count: kv),
+                queryNorm: try namedVector(block.queryNorm.map { p + $0 }, count: hd),
+                keyNorm: try namedVector(block.keyNorm.map { p + $0 }, count: hd),
                 output: try matrix(p + block.attentionOutput, rows: dim, columns: q),
+                postAttentionNorm: try namedVector(block.postAttentionNorm.map { p + $0 }, count: dim),
                 feedForwardNorm: try vector(p + block.feedForwardNorm, count: dim),
                 gate: try matrix(p + block.gate, rows: ffn, columns: dim),
                 up: try matrix(p + block.up, rows: ffn, columns: dim),
-                down: try matrix(p + block.down, rows: dim, columns: ffn)))
+                down: try matrix(p + block.down, rows: dim, columns: ffn),
+                postFeedForwardNorm: try namedVector(block.postFeedForwardNorm.map { p + $0 }, count: dim)))
         }
         self.layers = layers
         outputNorm = try vector(names.outputNorm, count: dim)
@@ -133,8 +150,9 @@ public struct TransformerWeights: @unchecked Sendable {
         copy.layers = layers.map { l in
             LayerWeights(
                 attentionNorm: l.attentionNorm, query: grouped(l.query), key: grouped(l.key), value: grouped(l.value),
-                queryBias: l.queryBias, keyBias: l.keyBias, valueBias: l.valueBias, output: grouped(l.output),
-                feedForwardNorm: l.feedForwardNorm, gate: grouped(l.gate), up: grouped(l.up), down: grouped(l.down))
+                queryBias: l.queryBias, keyBias: l.keyBias, valueBias: l.valueBias, queryNorm: l.queryNorm, keyNorm: l.keyNorm,
+                output: grouped(l.output), postAttentionNorm: l.postAttentionNorm, feedForwardNorm: l.feedForwardNorm,
+                gate: grouped(l.gate), up: grouped(l.up), down: grouped(l.down), postFeedForwardNorm: l.postFeedForwardNorm)
         }
         return copy
     }

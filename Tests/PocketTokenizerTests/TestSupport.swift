@@ -62,3 +62,14 @@ enum TinyVocabulary {
     /// The id of a byte token in `make`'s vocabulary.
     static func byte(_ b: UInt8) -> Int { Int(b) }
 }
+
+/// Gemma 3 270M (`Weights/fetch gemma3`: a SentencePiece vocabulary of 262,144 tokens) and its
+/// llama.cpp tokenizations (`../shared/golden/gemma3`).
+enum GemmaModel {
+    static let url = TestModel.packageRoot.appendingPathComponent("Weights/gemma-3-270m-q4_k_m.gguf")
+    static let golden = TestModel.golden.appendingPathComponent("gemma3")
+    static var isInstalled: Bool { FileManager.default.fileExists(atPath: url.path) }
+    static var hasGolden: Bool { FileManager.default.fileExists(atPath: golden.appendingPathComponent("tokenize_shared.jsonl").path) }
+    nonisolated(unsafe) static let file: GGUFFile = try! GGUFFile(contentsOf: url)
+    nonisolated(unsafe) static let tokenizer: Tokenizer = try! Tokenizer(gguf: file)
+}

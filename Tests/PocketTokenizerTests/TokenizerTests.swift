@@ -91,9 +91,9 @@ struct SmolLM2TokenizerTests {
 
     @Test func unsupportedMetadataIsAnError() throws {
         var writer = GGUFWriter()
-        writer.setMetadata("tokenizer.ggml.model", .string("llama"))
+        writer.setMetadata("tokenizer.ggml.model", .string("bert"))
         let file = try GGUFFile(data: writer.encoded { _, _, _ in })
-        #expect(throws: TokenizerError.unsupportedModel("llama")) { try Tokenizer(gguf: file) }
+        #expect(throws: TokenizerError.unsupportedModel("bert")) { try Tokenizer(gguf: file) }
 
         var missing = GGUFWriter()
         missing.setMetadata("tokenizer.ggml.model", .string("gpt2"))

@@ -52,20 +52,21 @@ enum GoldenCheck {
 
     /// llama.cpp's greedy completions, teacher-forced: after the prompt and each prefix of the
     /// reference completion, the reference's next token has Pocket's largest logit, or one
-    /// within the trace tests' tolerance of it (2% of the largest, at least 0.02): llama.cpp
-    /// rounds activations to 8 bits inside its products, so a logit can move that much. At
-    /// least 90% of the choices must be Pocket's own (a loose bound: the gap is the check).
-    /// This holds for builds without FMA too, whose free-running completions part from the
-    /// reference at the first near-tie.
-    static func greedyChoices(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer) throws {
+    /// within the trace tests' tolerance of it (`tolerance` of the largest, 2% by default, at
+    /// least 0.02): llama.cpp rounds activations to 8 bits inside its products, so a logit can
+    /// move that much. At least 90% of the choices must be Pocket's own (a loose bound: the
+    /// gap is the check). This holds for builds without FMA too, whose free-running
+    /// completions part from the reference at the first near-tie.
+    static func greedyChoices(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer, tolerance: Float = 0.02) throws {
         var steps = 0, agreeing = 0, largestGap: Float = 0
         for entry in cases {
             let text = entry["prompt"] as! String, completion = entry["completion"] as! String
-            let prompt = tokenizer.encode(text, parseSpecial: true)
+            // BOS first where the model asks for it (Gemma), as llama.cpp tokenized the prompts.
+            let prompt = tokenizer.startingSequence(tokenizer.encode(text, parseSpecial: true))
             // The reference's tokens: the whole text's after the prompt's, or, where the two
             // texts merge across their boundary (Qwen's "):" + "\n" tokenize as ")" + ":\n"),
             // the completion's own, as generated after the prompt's last token.
-            let whole = tokenizer.encode(text + completion, parseSpecial: true)
+            let whole = tokenizer.startingSequence(tokenizer.encode(text + completion, parseSpecial: true))
             let reference = whole.starts(with: prompt)
                 ? Array(whole[prompt.count...]) : tokenizer.encode(completion, parseSpecial: false)
             try #require(tokenizer.decode(reference) == completion, "\(text.debugDescription): the reference does not decode to the completion")
@@ -77,7 +78,7 @@ enum GoldenCheck {
                 largestGap = max(largestGap, gap)
                 steps += 1
                 if gap == 0 { agreeing += 1 }
-                #expect(gap <= 0.02 * max(1, abs(top)),
+                #expect(gap <= tolerance * max(1, abs(top)),
                         "\(text.debugDescription), step \(i): llama.cpp's token \(token) is \(gap) below the top logit \(top)")
                 if i + 1 < reference.count { logits = try model.evaluate([token]) }
             }
@@ -86,9 +87,11 @@ enum GoldenCheck {
         print("greedy golden, teacher-forced: \(agreeing) of \(steps) choices Pocket's own, largest gap \(largestGap)")
     }
 
-    /// Greedy completions against llama.cpp's: every completion agrees for its first 16
-    /// tokens and at least 4 of the 6 agree in full.
-    static func greedyCompletions(_ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer) throws {
+    /// Greedy completions against llama.cpp's: every completion agrees for its first
+    /// `leadingTokens` tokens (16) and at least `identicalCompletions` of the 6 (4) agree in full.
+    static func greedyCompletions(
+        _ cases: [[String: Any]], model: Transformer, tokenizer: Tokenizer, leadingTokens: Int = 16, identicalCompletions: Int = 4
+    ) throws {
         #expect(cases.count == 6)
         var identical = 0
         var agreeingPrefix: [Int] = []
@@ -100,7 +103,7 @@ enum GoldenCheck {
             var sampler = Sampler(.greedy)
             var generated: [Int] = []
             try model.generate(
-                prompt: tokenizer.encode(prompt, parseSpecial: true), maximumTokens: count,
+                prompt: tokenizer.startingSequence(tokenizer.encode(prompt, parseSpecial: true)), maximumTokens: count,
                 sampler: &sampler, stopTokens: tokenizer.endOfGenerationTokens
             ) { token in generated.append(token); return true }
             let same = tokenizer.decode(generated) == expected
@@ -111,11 +114,25 @@ enum GoldenCheck {
                 agreeing += 1
             }
             agreeingPrefix.append(agreeing)
-            // A completion shorter than 16 tokens (it ended) must then agree in full.
-            #expect(agreeing >= 16 || same, "\(prompt.debugDescription): \(agreeing) leading tokens agree")
+            // A completion shorter than `leadingTokens` (it ended) must then agree in full.
+            #expect(agreeing >= leadingTokens || same, "\(prompt.debugDescription): \(agreeing) leading tokens agree")
         }
-        #expect(identical >= 4, "\(identical) of 6 completions identical in full; leading tokens in agreement: \(agreeingPrefix)")
+        #expect(identical >= identicalCompletions, "\(identical) of 6 completions identical in full; leading tokens in agreement: \(agreeingPrefix)")
         print("greedy golden: \(identical) of 6 identical; leading tokens in agreement: \(agreeingPrefix)")
+    }
+
+    /// The greedy cases of `url`, a `greedy_shared.jsonl` whose every completion ends with one
+    /// "\n" that the reference tool printed after the text (also those cut off mid-sentence
+    /// at 48 tokens): that newline is not generated, so it is dropped.
+    static func casesDroppingPrintedNewline(_ url: URL) throws -> [[String: Any]] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return try text.split(separator: "\n").map { line -> [String: Any] in
+            var entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            let completion = entry["completion"] as! String
+            #expect(completion.hasSuffix("\n"))
+            entry["completion"] = String(completion.dropLast())
+            return entry
+        }
     }
 }
 
@@ -136,16 +153,7 @@ struct QwenGoldenTests {
     }
 
     private func greedyCases() throws -> [[String: Any]] {
-        let text = try String(contentsOf: QwenModel.golden.appendingPathComponent("greedy_shared.jsonl"), encoding: .utf8)
-        // Every Qwen reference completion ends with one "\n" that the reference tool printed
-        // after the text, also those cut off mid-sentence at 48 tokens: it is not generated.
-        return try text.split(separator: "\n").map { line -> [String: Any] in
-            var entry = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
-            let completion = entry["completion"] as! String
-            #expect(completion.hasSuffix("\n"))
-            entry["completion"] = String(completion.dropLast())
-            return entry
-        }
+        try GoldenCheck.casesDroppingPrintedNewline(QwenModel.golden.appendingPathComponent("greedy_shared.jsonl"))
     }
 
     /// Perplexity on the GPL text with llama.cpp's protocol: within 1% of 5.3184.

@@ -6,13 +6,27 @@ import PocketTransformer
 
 /// A tiny model with random F32 weights, written as a GGUF file in memory and run both by the
 /// Transformer and by a plain double-precision reference written here from the formulas. It
-/// checks shapes, grouped-query attention, both RoPE styles, Q/K/V biases and tied or separate
-/// output projections, without any model file.
+/// checks shapes, grouped-query attention, both RoPE styles, Q/K/V biases, tied or separate
+/// output projections and Gemma 3's block (scaled embedding, Q/K norms, post-norms, GELU, a
+/// sliding window that binds, two RoPE bases), without any model file.
 @Suite struct SyntheticModelTests {
     struct Shape {
         var dim = 64, heads = 4, kvHeads = 2, ffn = 96, layers = 2, vocabulary = 50
         var headDim: Int { dim / heads }
+
+        /// The shape for `architecture`: Gemma 3 needs 6 layers for a global one among its
+        /// local ones.
+        static func of(_ architecture: String) -> Shape {
+            var shape = Shape()
+            if architecture == "gemma3" { shape.layers = 6 }
+            return shape
+        }
     }
+
+    /// Gemma 3's window in the synthetic file: 3 positions, so that it binds within 8 tokens.
+    static let gemmaWindow = 3
+    /// Gemma 3's global RoPE base in the synthetic file (its local layers use 10,000).
+    static let gemmaGlobalBase = 1_000_000.0
 
     /// Deterministic weights: `tensors[name] = (dimensions, values)`.
     static func weights(_ s: Shape, architecture: String, tied: Bool, seed: UInt64) -> [(String, [Int], [Float])] {
@@ -33,6 +47,12 @@ import PocketTransformer
                 out.append((p + "attn_q.bias", [s.dim], values(s.dim, scale: 0.2)))
                 out.append((p + "attn_k.bias", [kv], values(kv, scale: 0.2)))
                 out.append((p + "attn_v.bias", [kv], values(kv, scale: 0.2)))
+            }
+            if architecture == "gemma3" {
+                out.append((p + "attn_q_norm.weight", [s.headDim], norm(s.headDim)))
+                out.append((p + "attn_k_norm.weight", [s.headDim], norm(s.headDim)))
+                out.append((p + "post_attention_norm.weight", [s.dim], norm(s.dim)))
+                out.append((p + "post_ffw_norm.weight", [s.dim], norm(s.dim)))
             }
             out.append((p + "attn_output.weight", [s.dim, s.dim], values(s.dim * s.dim, scale: 0.2)))
             out.append((p + "ffn_norm.weight", [s.dim], norm(s.dim)))
@@ -55,7 +75,8 @@ import PocketTransformer
         writer.setMetadata(a + "feed_forward_length", .uint32(UInt32(s.ffn)))
         writer.setMetadata(a + "attention.head_count", .uint32(UInt32(s.heads)))
         writer.setMetadata(a + "attention.head_count_kv", .uint32(UInt32(s.kvHeads)))
-        writer.setMetadata(a + "rope.freq_base", .float32(10_000))
+        writer.setMetadata(a + "rope.freq_base", .float32(architecture == "gemma3" ? Float(gemmaGlobalBase) : 10_000))
+        if architecture == "gemma3" { writer.setMetadata(a + "attention.sliding_window", .uint32(UInt32(gemmaWindow))) }
         writer.setMetadata(a + "attention.layer_norm_rms_epsilon", .float32(1e-5))
         writer.setMetadata(a + "vocab_size", .uint32(UInt32(s.vocabulary)))
         for (name, dims, values) in tensors {
@@ -79,12 +100,15 @@ import PocketTransformer
             let scale = 1 / ((x.reduce(0) { $0 + $1 * $1 } / Double(x.count)) + 1e-5).squareRoot()
             return x.indices.map { x[$0] * scale * w[name]![$0] }
         }
-        func rope(_ x: inout [Double], position: Int) {
-            let d = s.headDim
+        let gemma = architecture == "gemma3"
+        // Gemma 3: layers 0-4 of each 6 are local (window, base 10,000), the 6th global.
+        func isLocal(_ layer: Int) -> Bool { gemma && layer % 6 < 5 }
+        func rope(_ x: inout [Double], position: Int, layer: Int) {
+            let d = s.headDim, base = gemma && !isLocal(layer) ? gemmaGlobalBase : 10_000
             for head in 0..<(x.count / d) {
                 for i in 0..<(d / 2) {
-                    let theta = Double(position) * pow(10_000, -2 * Double(i) / Double(d))
-                    let (a, b) = architecture == "qwen2" ? (head * d + i, head * d + i + d / 2) : (head * d + 2 * i, head * d + 2 * i + 1)
+                    let theta = Double(position) * pow(base, -2 * Double(i) / Double(d))
+                    let (a, b) = architecture != "llama" ? (head * d + i, head * d + i + d / 2) : (head * d + 2 * i, head * d + 2 * i + 1)
                     let (u, v) = (x[a], x[b])
                     x[a] = u * cos(theta) - v * sin(theta)
                     x[b] = u * sin(theta) + v * cos(theta)
@@ -94,8 +118,14 @@ import PocketTransformer
         let kvLength = s.kvHeads * s.headDim
         var keys = [[[Double]]](repeating: [], count: s.layers), values = keys
         var logits: [[Double]] = []
+        // RMSNorm of each head of `x` with the one per-head weight `name` (Gemma's Q/K norms).
+        func headNorm(_ x: [Double], _ name: String) -> [Double] {
+            stride(from: 0, to: x.count, by: s.headDim).flatMap { rmsnorm(Array(x[$0..<($0 + s.headDim)]), name) }
+        }
+        func gelu(_ x: Double) -> Double { 0.5 * x * (1 + tanh(0.7978845608028654 * x * (1 + 0.044715 * x * x))) }
         for (position, token) in tokens.enumerated() {
             var x = Array(w["token_embd.weight"]![(token * s.dim)..<((token + 1) * s.dim)])
+            if gemma { x = x.map { $0 * Double(s.dim).squareRoot() } }
             for l in 0..<s.layers {
                 let p = "blk.\(l)."
                 let h = rmsnorm(x, p + "attn_norm.weight")
@@ -105,41 +135,51 @@ import PocketTransformer
                 if let b = w[p + "attn_q.bias"] { q = zip(q, b).map(+) }
                 if let b = w[p + "attn_k.bias"] { k = zip(k, b).map(+) }
                 if let b = w[p + "attn_v.bias"] { v = zip(v, b).map(+) }
-                rope(&q, position: position)
-                rope(&k, position: position)
+                if gemma {
+                    q = headNorm(q, p + "attn_q_norm.weight")
+                    k = headNorm(k, p + "attn_k_norm.weight")
+                }
+                rope(&q, position: position, layer: l)
+                rope(&k, position: position, layer: l)
+                // Positions this query sees: the last `gemmaWindow` on a local layer.
+                let first = isLocal(l) ? max(0, position - gemmaWindow + 1) : 0
                 keys[l].append(k)
                 values[l].append(v)
                 var attention = [Double](repeating: 0, count: s.dim)
                 for head in 0..<s.heads {
                     let kvHead = head / (s.heads / s.kvHeads)
                     let qh = q[(head * s.headDim)..<((head + 1) * s.headDim)]
-                    let scores = (0...position).map { j in
+                    let scores = (first...position).map { j in
                         zip(qh, keys[l][j][(kvHead * s.headDim)..<((kvHead + 1) * s.headDim)]).reduce(0) { $0 + $1.0 * $1.1 } / Double(s.headDim).squareRoot()
                     }
                     let m = scores.max()!
                     let e = scores.map { exp($0 - m) }
                     let total = e.reduce(0, +)
-                    for j in 0...position {
+                    for j in first...position {
                         for d in 0..<s.headDim {
-                            attention[head * s.headDim + d] += e[j] / total * values[l][j][kvHead * s.headDim + d]
+                            attention[head * s.headDim + d] += e[j - first] / total * values[l][j][kvHead * s.headDim + d]
                         }
                     }
                 }
-                x = zip(x, matvec(p + "attn_output.weight", attention, rows: s.dim)).map(+)
+                var attended = matvec(p + "attn_output.weight", attention, rows: s.dim)
+                if gemma { attended = rmsnorm(attended, p + "post_attention_norm.weight") }
+                x = zip(x, attended).map(+)
                 let h2 = rmsnorm(x, p + "ffn_norm.weight")
                 let gate = matvec(p + "ffn_gate.weight", h2, rows: s.ffn)
                 let up = matvec(p + "ffn_up.weight", h2, rows: s.ffn)
-                let act = zip(gate, up).map { $0 / (1 + exp(-$0)) * $1 }
-                x = zip(x, matvec(p + "ffn_down.weight", act, rows: s.dim)).map(+)
+                let act = zip(gate, up).map { gemma ? gelu($0) * $1 : $0 / (1 + exp(-$0)) * $1 }
+                var down = matvec(p + "ffn_down.weight", act, rows: s.dim)
+                if gemma { down = rmsnorm(down, p + "post_ffw_norm.weight") }
+                x = zip(x, down).map(+)
             }
             logits.append(matvec(tied ? "token_embd.weight" : "output.weight", rmsnorm(x, "output_norm.weight"), rows: s.vocabulary))
         }
         return logits
     }
 
-    @Test(arguments: [("llama", true), ("llama", false), ("qwen2", true)])
+    @Test(arguments: [("llama", true), ("llama", false), ("qwen2", true), ("gemma3", true)])
     func forwardPassMatchesTheFormulas(architecture: String, tied: Bool) throws {
-        let shape = Shape()
+        let shape = Shape.of(architecture)
         let tensors = Self.weights(shape, architecture: architecture, tied: tied, seed: 7)
         let file = try Self.file(shape, architecture: architecture, tied: tied, tensors: tensors)
         let tokens = [3, 17, 42, 0, 8, 8, 49, 21]

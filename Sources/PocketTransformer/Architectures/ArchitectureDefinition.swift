@@ -1,11 +1,20 @@
 import PocketKernels
 
-/// What one model family declares for the shared Llama-shaped forward pass: the GGUF names of
-/// its tensors and the choices the forward pass leaves open.
+/// What one model family declares for the shared forward pass: the GGUF names of its tensors
+/// and, as plain values, each choice in which its block differs from Llama's.
 ///
 /// One static per family, in the family's own file (`Architectures/Llama.swift`), registered
 /// by a case of ``Architecture``. ``TransformerWeights`` looks every tensor up by these names;
-/// the forward pass never asks which family it runs.
+/// ``ModelConfiguration`` reads the family's extra hyper-parameters (a sliding window) and
+/// computes its attention scale; ``Transformer`` turns the rest into per-layer values once, at
+/// load, so the forward pass branches per layer at most, never per element, and never asks
+/// which family it runs.
+///
+/// ```swift
+/// let gemma = ArchitectureDefinition.gemma3
+/// gemma.feedForwardActivation      // .geluTanh
+/// gemma.slidingWindow?.period      // 6: five local layers, then a global one
+/// ```
 public struct ArchitectureDefinition: Sendable {
     /// How RoPE pairs the dimensions of a head.
     public var ropeStyle: RoPEStyle
@@ -20,10 +29,52 @@ public struct ArchitectureDefinition: Sendable {
     public var tiedOutput: Bool
     /// The names of each block's tensors, after the block prefix (``blockPrefix(_:)``).
     public var block: BlockTensorNames
+    /// What multiplies the embedding rows before the first block.
+    public var embeddingScale: EmbeddingScale = .none
+    /// The nonlinearity of the gated feed-forward network, `down · (act(gate·h) ⊙ up·h)`.
+    public var feedForwardActivation: GatedActivation = .silu
+    /// The multiplier of the attention scores `q·k`, from the configuration (computed once, at load).
+    public var attentionScale: @Sendable (ModelConfiguration) -> Float = { 1 / Float($0.headDimension).squareRoot() }
+    /// Interleaved local (sliding-window) and global attention layers; `nil` when every layer
+    /// attends to the whole context.
+    public var slidingWindow: SlidingWindowPattern? = nil
 
     /// The prefix of block `layer`'s tensor names: `blk.<layer>.`, as llama.cpp names them for
     /// every family.
     public static func blockPrefix(_ layer: Int) -> String { "blk.\(layer)." }
+}
+
+/// What multiplies each embedding row before the first block.
+public enum EmbeddingScale: Sendable, Equatable {
+    /// The rows as stored (Llama, Qwen2).
+    case none
+    /// `√dim`, in single precision (Gemma: the embedding table is shared with the output
+    /// projection, so its rows are stored at the output's scale).
+    case squareRootOfWidth
+}
+
+/// The activation of a gated feed-forward network: `act(gate) ⊙ up`.
+public enum GatedActivation: Sendable, Equatable {
+    /// SwiGLU: `silu(g) = g / (1 + e^(-g))` (Llama, Qwen2).
+    case silu
+    /// GeGLU with the tanh approximation of GELU, as ggml evaluates it: the input rounded to
+    /// half precision and looked up in a table of half-precision results (``GELU``).
+    case geluTanh
+}
+
+/// Which layers attend through a sliding window, and their RoPE base.
+///
+/// llama.cpp's `set_swa_pattern(period)`: in each run of `period` layers the first
+/// `period − 1` are local and the last is global (`layer % period < period − 1`). The window's
+/// length is a hyper-parameter (`<arch>.attention.sliding_window`, in ``ModelConfiguration``).
+public struct SlidingWindowPattern: Sendable, Equatable {
+    /// Layers per run of local layers and one global layer.
+    public var period: Int
+    /// RoPE base of the local layers (the global ones use `<arch>.rope.freq_base`).
+    public var localRopeFrequencyBase: Float
+
+    /// Whether layer `layer` is a local (sliding-window) layer.
+    public func isLocal(_ layer: Int) -> Bool { period <= 0 || layer % period < period - 1 }
 }
 
 /// The tensor names inside one transformer block, without the `blk.<layer>.` prefix.
@@ -37,19 +88,27 @@ public struct BlockTensorNames: Sendable {
     /// Value projection, `(kvHeads · headDim) × dim`.
     public var value: String
     /// Query bias, `(heads · headDim)`: read when the file has it; `nil` for a family without.
-    public var queryBias: String?
+    public var queryBias: String? = nil
     /// Key bias, `(kvHeads · headDim)`: read when the file has it; `nil` for a family without.
-    public var keyBias: String?
+    public var keyBias: String? = nil
     /// Value bias, `(kvHeads · headDim)`: read when the file has it; `nil` for a family without.
-    public var valueBias: String?
+    public var valueBias: String? = nil
+    /// RMSNorm scale applied to each query head before RoPE, `(headDim)`; required when named.
+    public var queryNorm: String? = nil
+    /// RMSNorm scale applied to each key head before RoPE, `(headDim)`; required when named.
+    public var keyNorm: String? = nil
     /// Attention output projection, `dim × (heads · headDim)`.
     public var attentionOutput: String
+    /// RMSNorm scale of the attention output before the residual add, `(dim)`; required when named.
+    public var postAttentionNorm: String? = nil
     /// RMSNorm scale before the feed-forward network, `(dim)`.
     public var feedForwardNorm: String
-    /// SwiGLU gate projection, `ffn × dim`.
+    /// Gate projection, `ffn × dim`.
     public var gate: String
-    /// SwiGLU up projection, `ffn × dim`.
+    /// Up projection, `ffn × dim`.
     public var up: String
     /// Down projection, `dim × ffn`.
     public var down: String
+    /// RMSNorm scale of the feed-forward output before the residual add, `(dim)`; required when named.
+    public var postFeedForwardNorm: String? = nil
 }
