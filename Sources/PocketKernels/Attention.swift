@@ -55,21 +55,6 @@ public enum Attention {
         #endif
     }
 
-    /// Whether a prompt's value accumulator is rounded to half precision after every step, as
-    /// llama.cpp's is: where the target converts fp16 with an instruction (`POCKET_F16C`,
-    /// arm64). Without one (x86-64's baseline: the dependency build) each rounding is a dozen
-    /// vector operations per four lanes, most of a prompt's attention; such a build has no
-    /// fused multiply-add either, so it cannot round as llama.cpp does anyway, and prompts keep
-    /// the single-precision accumulator of decoding. Callers pass `halfPrecision: isPrompt &&
-    /// roundsPromptAccumulator`.
-    public static var roundsPromptAccumulator: Bool {
-        #if POCKET_F16C || arch(arm64)
-        true
-        #else
-        false
-        #endif
-    }
-
     /// `out_h = Σ_j softmax_j(q_h · k_j · scale) · v_j` over positions `0..<length` for
     /// `heads` query heads that share one key/value head (grouped-query attention).
     ///

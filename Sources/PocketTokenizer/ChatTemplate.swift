@@ -85,16 +85,25 @@ public struct ChatTemplate: Sendable {
     /// model that does not reason separately from its answer.
     public let thinking: ThinkingFormat?
 
-    /// Recognizes the template of a model (`tokenizer.chat_template`).
+    /// Recognizes the template of a model (`tokenizer.chat_template`); a model without one gets
+    /// its family's format where the family has one (Gemma's base models ship none).
     public init(gguf file: GGUFFile) {
-        self.init(template: file.metadata.string("tokenizer.chat_template"))
+        self.init(template: file.metadata.string("tokenizer.chat_template"),
+                  architecture: file.metadata.string("general.architecture"))
     }
 
-    /// Recognizes a Jinja chat template by its markers; `nil` means the model has none.
-    public init(template: String?) {
+    /// Recognizes a Jinja chat template by its markers; `nil` means the model has none, and then
+    /// `architecture` (`general.architecture`) picks the format: Gemma's for the `gemma` families,
+    /// ChatML otherwise, with a ``warning`` either way.
+    public init(template: String?, architecture: String? = nil) {
         guard let template else {
-            style = .chatML
-            warning = "the model has no chat template; using ChatML"
+            if let architecture, architecture.hasPrefix("gemma") {
+                style = .gemma
+                warning = "the model has no chat template; using Gemma's turn format (architecture \(architecture))"
+            } else {
+                style = .chatML
+                warning = "the model has no chat template; using ChatML"
+            }
             defaultSystemPrompt = nil
             nativeTools = nil
             thinking = nil

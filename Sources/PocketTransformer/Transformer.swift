@@ -148,7 +148,7 @@ public final class Transformer: @unchecked Sendable {
             case .none: 0..<0
             }
             tokens[start..<end].withContiguousStorageIfAvailable { batch in
-                forward(batch, logitRows: rows, halfPrecisionAttention: tokens.count > 1 && Attention.roundsPromptAccumulator)
+                forward(batch, logitRows: rows, halfPrecisionAttention: tokens.count > 1)
             }
             for (i, row) in rows.enumerated() {
                 receive(start + row, UnsafeBufferPointer(start: state.logits + i * vocabulary, count: vocabulary))
@@ -179,9 +179,8 @@ public final class Transformer: @unchecked Sendable {
     /// the KV cache, and writes logits for `logitRows` (indices into `tokens`) to `state.logits`.
     ///
     /// `halfPrecisionAttention` selects the precision of attention's value accumulator (see
-    /// `attention`): half when the whole evaluation has more than one token, as in llama.cpp
-    /// (where the build rounds to half precision with an instruction:
-    /// ``Attention/roundsPromptAccumulator``), single for one token. It depends on the evaluation's token count, not on how it is split
+    /// `attention`): half when the whole evaluation has more than one token, as in llama.cpp,
+    /// single for one token. It depends on the evaluation's token count, not on how it is split
     /// into batches, so a batch of one that ends a longer evaluation still gets half precision.
     /// Each step hands its result to ``trace`` under llama.cpp's name for it (its last argument).
     private func forward(_ tokens: UnsafeBufferPointer<Int>, logitRows: Range<Int>, halfPrecisionAttention: Bool) {

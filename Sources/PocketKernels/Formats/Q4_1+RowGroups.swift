@@ -1,8 +1,7 @@
 // Q4_1 in row groups (``RowGroups``): the scales `d`, then the minimums `m`, then the four
 // words of nibbles `qs` as they are (see Q4_0's row groups).
 //
-// Unlike the other formats, the Q4_1 kernels keep llama.cpp's float order where multiply-adds
-// are fused (``Q4_1/keepsLlamaCppLanes``; docs/kernels.md):
+// Unlike the other formats, the Q4_1 kernels keep llama.cpp's float order (docs/kernels.md):
 // eight float lanes per row, lane i accumulating d·d_x times the four products of weights
 // 4i…4i+3 block after block, summed pairwise at the end, plus the minimums' term. The
 // row-group kernel keeps them too, as eight float vectors whose lane r is row r's lane i, so
@@ -19,19 +18,11 @@ extension Q4_1: WordGroupFormat {
         let block = UnsafeMutableRawPointer.allocate(byteCount: bytesPerBlock, alignment: 4)
         defer { block.deallocate() }
         var lanes = [Float](repeating: 0, count: 8)
-        var total: Float = 0, offsets: Float = 0
+        var offsets: Float = 0
         for b in 0..<blocks {
             deinterleave(column: group + b * groupColumnBytes, row: row, into: block)
             let q = unsignedWeights(block)
             let scale = UnsafeRawPointer(block).loadHalf(at: dOffset) * x.scales[b]
-            if !keepsLlamaCppLanes {
-                // One integer per block (``keepsLlamaCppLanes``).
-                var product: Int32 = 0
-                for k in 0..<32 { product += Int32(q[k]) * Int32(x.bytes[32 * b + k]) }
-                total = total.plusProduct(Float(product), scale)
-                offsets = offsets.plusProduct(UnsafeRawPointer(block).loadHalf(at: mOffset), x.sums[b])
-                continue
-            }
             for i in 0..<8 {
                 var product: Int32 = 0
                 for k in 4 * i..<4 * i + 4 { product += Int32(q[k]) * Int32(x.bytes[32 * b + k]) }
@@ -39,7 +30,6 @@ extension Q4_1: WordGroupFormat {
             }
             offsets = offsets.plusProduct(UnsafeRawPointer(block).loadHalf(at: mOffset), x.sums[b])
         }
-        if !keepsLlamaCppLanes { return total + offsets }
         return ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])) + offsets
     }
 }
@@ -49,29 +39,18 @@ extension Q4_1.X86: RowGroupKernel {
     public typealias Format = Q4_1
 
     public static func groupDot(_ group: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> SIMD16<Float> {
-        #if !POCKET_FMA
-        if !Q4_1.keepsLlamaCppLanes {
-            var sums = BlockSums()
-            forEachColumn(group, blocks: blocks, prefetching: true) { w, d, m, b in sums.add(w, d, m, x, b) }
-            return sums.total
-        }
-        #endif
         var sums = LaneSums()
         forEachColumn(group, blocks: blocks, prefetching: true) { w, d, m, b in sums.add(w, d, m, x, b) }
         return sums.total
     }
 
     /// Two vectors at a time (eighteen accumulators each would not fit the registers four at a
-    /// time); each column is unpacked once per pair. Without FMA, from widened columns.
+    /// time); each column is unpacked once per pair.
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        #if POCKET_WIDENED_COLUMNS  // the tier without FMA (`WidenedColumns+SSE2.swift`)
-        return widenedGroupDot4(group, x, blocks: blocks)
-        #else
         let first = groupDot2(group, x.0, x.1, blocks: blocks), second = groupDot2(group, x.2, x.3, blocks: blocks)
         return (first.0, first.1, second.0, second.1)
-        #endif
     }
 
     @inline(__always)
@@ -100,17 +79,6 @@ extension Q4_1.X86: RowGroupKernel {
         }
     }
 
-    #if !POCKET_FMA
-    /// One sum per row without llama.cpp's lanes (``Q4_1/keepsLlamaCppLanes``): each block's
-    /// products as one integer, scaled once; the minimums' term apart.
-    struct BlockSums {
-        var sum = SIMD16<Float>(), offsets = SIMD16<Float>()
-
-        /// Each row's sum plus its minimums' term.
-        var total: SIMD16<Float> { @inline(__always) get { sum + offsets } }
-    }
-    #endif
-
     /// The eight float lanes of sixteen rows (vector i, lane r: row r's lane i) and the
     /// minimums' term.
     struct LaneSums {
@@ -137,23 +105,6 @@ extension Q4_1.X86: RowGroupKernel {
         var total: SIMD16<Float> {
             @inline(__always) get { ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)) + offsets }
         }
-    }
-}
-#endif
-
-#if POCKET_X86_KERNELS && !POCKET_FMA
-extension Q4_1.X86.BlockSums {
-    /// Adds block `b` of sixteen rows (weights `w`, scales `d`, minimums `m`) times `x`.
-    @inline(__always)
-    mutating func add(_ w: GroupWeights<SIMD16<UInt32>>, _ d: SIMD16<Float>, _ m: SIMD16<Float>, _ x: Q8Vector, _ b: Int) {
-        let a = UnsafeRawPointer(x.bytes + 32 * b)
-        @inline(__always) func word(_ k: Int) -> SIMD16<UInt32> {
-            SIMD16(repeating: a.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
-        }
-        let p = ByteDot.dot(.zero, below32: (w.w0, w.w1, w.w2, w.w3), (word(0), word(1), word(2), word(3)))
-        let q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
-        sum.multiplyAdd(ByteDot.floats(p &+ q), d * SIMD16(repeating: x.scales[b]))
-        offsets.multiplyAdd(m, SIMD16(repeating: x.sums[b]))
     }
 }
 #endif

@@ -19,7 +19,6 @@ extension Q4_1: QuantizedDotFormat {
         row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int
     ) -> Float {
         let scales = activations.scales, sums = activations.sums
-        if !keepsLlamaCppLanes { return blockSumDot(row: row, activations, blocks: blocks) }
         // Eight float lanes, lane j holding the products of weights 4j…4j+3 (and 16+4j…) of
         // every block, accumulated with fused multiply-adds across blocks, then summed pairwise:
         // the order llama.cpp's x86 kernel uses, so results agree with its reference outputs bit
@@ -48,7 +47,6 @@ extension Q4_1: QuantizedDotFormat {
     /// the matrix loop it slowed the single-vector (decode) path by 13% (measured).
     @inline(never)
     public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        if !keepsLlamaCppLanes { return blockSumDot4(row: row, x, blocks: blocks) }
         var l0 = SIMD8<Float>(), l1 = SIMD8<Float>(), l2 = SIMD8<Float>(), l3 = SIMD8<Float>()
         var o0: Float = 0, o1: Float = 0, o2: Float = 0, o3: Float = 0
         let v0 = UnsafeRawPointer(x.0.pairValues), v1 = UnsafeRawPointer(x.1.pairValues)
@@ -74,56 +72,6 @@ extension Q4_1: QuantizedDotFormat {
             block += 20
         }
         return SIMD4(l0.pairwiseSum() + o0, l1.pairwiseSum() + o1, l2.pairwiseSum() + o2, l3.pairwiseSum() + o3)
-    }
-
-    /// ``dot(row:_:blocks:)`` where multiply-adds are not fused (``keepsLlamaCppLanes`` false):
-    /// each block's products summed as one integer, then `total + Float(Σ q·x)·(d·d_x)`; the
-    /// minimums' term `m·s_x` accumulated apart and added at the end.
-    @inline(__always)
-    static func blockSumDot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
-        let scales = activations.scales, sums = activations.sums
-        var total: Float = 0, offsets: Float = 0
-        var block = row
-        var x = UnsafeRawPointer(activations.pairValues)
-        let shifts = nibbleShifts
-        for b in 0..<blocks {
-            let integer = blockSum(nibbles(block, shifts), x)
-            let d = IntegerLanes.half(block, 0), m = IntegerLanes.half(block, 2)
-            total = total.plusProduct(Float(integer), d * scales[b])
-            offsets = offsets.plusProduct(m, sums[b])
-            block += 20
-            x += 64
-        }
-        return total + offsets
-    }
-
-    /// ``blockSumDot(row:_:blocks:)`` for four vectors, each block's nibbles unpacked once.
-    @inline(__always)
-    static func blockSumDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        var total = SIMD4<Float>(), offsets = SIMD4<Float>()
-        let v0 = UnsafeRawPointer(x.0.pairValues), v1 = UnsafeRawPointer(x.1.pairValues)
-        let v2 = UnsafeRawPointer(x.2.pairValues), v3 = UnsafeRawPointer(x.3.pairValues)
-        let shifts = nibbleShifts
-        var block = row
-        for b in 0..<blocks {
-            let q = nibbles(block, shifts), base = 64 * b
-            let integers = SIMD4(blockSum(q, v0 + base), blockSum(q, v1 + base), blockSum(q, v2 + base), blockSum(q, v3 + base))
-            let d = IntegerLanes.half(block, 0), m = IntegerLanes.half(block, 2)
-            let scales = SIMD4(x.0.scales[b], x.1.scales[b], x.2.scales[b], x.3.scales[b])
-            let sums = SIMD4(x.0.sums[b], x.1.sums[b], x.2.sums[b], x.3.sums[b])
-            total.multiplyAdd(SIMD4(Float(integers[0]), Float(integers[1]), Float(integers[2]), Float(integers[3])), d * scales)
-            offsets.multiplyAdd(SIMD4(repeating: m), sums)
-            block += 20
-        }
-        return total + offsets
-    }
-
-    /// The 32 products of a block's nibbles `q` with the pair-ordered values at `x`, summed.
-    @inline(__always)
-    static func blockSum(_ q: SIMD32<Int16>, _ x: UnsafeRawPointer) -> Int32 {
-        let pairs = IntegerLanes.pairSums(q &* x.loadUnaligned(as: SIMD32<Int16>.self))
-        let halves = pairs.lowHalf &+ pairs.highHalf, quarters = halves.lowHalf &+ halves.highHalf
-        return (quarters[0] &+ quarters[2]) &+ (quarters[1] &+ quarters[3])
     }
 
     /// The block's 32 nibbles as 16-bit lanes in the activations' pair order.

@@ -15,7 +15,6 @@ extension Q4_1 {
 
         @inline(__always)
         public static func dot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-            if !Q4_1.keepsLlamaCppLanes { return blockSumDot(row: row, x, blocks: blocks) }
             var lanes = SIMD8<Float>()
             var offsets: Float = 0
             var block = row
@@ -33,7 +32,6 @@ extension Q4_1 {
         /// vector gets exactly the operations of ``dot(row:_:blocks:)``.
         @inline(never)
         public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-            if !Q4_1.keepsLlamaCppLanes { return blockSumDot4(row: row, x, blocks: blocks) }
             var l0 = SIMD8<Float>(), l1 = SIMD8<Float>(), l2 = SIMD8<Float>(), l3 = SIMD8<Float>()
             var o0: Float = 0, o1: Float = 0, o2: Float = 0, o3: Float = 0
             let v0 = UnsafeRawPointer(x.0.bytes), v1 = UnsafeRawPointer(x.1.bytes)
@@ -51,49 +49,6 @@ extension Q4_1 {
                 block += bytesPerBlock
             }
             return SIMD4(l0.pairwiseSum() + o0, l1.pairwiseSum() + o1, l2.pairwiseSum() + o2, l3.pairwiseSum() + o3)
-        }
-
-        /// ``dot(row:_:blocks:)`` without llama.cpp's lanes (``Q4_1/keepsLlamaCppLanes``), in
-        /// the portable kernel's order: each block's products as one integer, scaled once.
-        @inline(__always)
-        static func blockSumDot(row: UnsafeRawPointer, _ x: Q8Vector, blocks: Int) -> Float {
-            var total: Float = 0, offsets: Float = 0
-            var block = row
-            let values = UnsafeRawPointer(x.bytes)
-            for b in 0..<blocks {
-                let dm = ByteDot.halves(block, dOffset)
-                total = total.plusProduct(Float(blockSum(weights(block), values + 32 * b)), dm[0] * x.scales[b])
-                offsets = offsets.plusProduct(dm[1], x.sums[b])
-                block += bytesPerBlock
-            }
-            return total + offsets
-        }
-
-        /// ``blockSumDot(row:_:blocks:)`` for four vectors, each block's nibbles unpacked once.
-        @inline(__always)
-        static func blockSumDot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-            var total = SIMD4<Float>(), offsets = SIMD4<Float>()
-            let v0 = UnsafeRawPointer(x.0.bytes), v1 = UnsafeRawPointer(x.1.bytes)
-            let v2 = UnsafeRawPointer(x.2.bytes), v3 = UnsafeRawPointer(x.3.bytes)
-            var block = row
-            for b in 0..<blocks {
-                let dm = ByteDot.halves(block, dOffset), w = weights(block), base = 32 * b
-                let integers = SIMD4(blockSum(w, v0 + base), blockSum(w, v1 + base), blockSum(w, v2 + base), blockSum(w, v3 + base))
-                let scales = SIMD4(x.0.scales[b], x.1.scales[b], x.2.scales[b], x.3.scales[b])
-                let sums = SIMD4(x.0.sums[b], x.1.sums[b], x.2.sums[b], x.3.sums[b])
-                total.multiplyAdd(SIMD4(Float(integers[0]), Float(integers[1]), Float(integers[2]), Float(integers[3])), dm[0] * scales)
-                offsets.multiplyAdd(SIMD4(repeating: dm[1]), sums)
-                block += bytesPerBlock
-            }
-            return total + offsets
-        }
-
-        /// The 32 products of a block's weights with the bytes at `values`, summed.
-        @inline(__always)
-        static func blockSum(_ weights: SIMD8<UInt32>, _ values: UnsafeRawPointer) -> Int32 {
-            let lanes = ByteDot.dot(.zero, small: weights, values.loadUnaligned(as: SIMD8<UInt32>.self))
-            let halves = lanes.lowHalf &+ lanes.highHalf
-            return (halves[0] &+ halves[2]) &+ (halves[1] &+ halves[3])
         }
 
         /// The block's 32 nibbles as bytes in weight order.

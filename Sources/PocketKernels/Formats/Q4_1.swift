@@ -27,16 +27,6 @@ public enum Q4_1: BlockFormat {
         BlockField("qs", at: qsOffset, bytes: 16, .values),
     ]
 
-    /// Whether the kernels accumulate like llama.cpp's x86 kernels (eight float lanes per row,
-    /// each a group of four weights' products, fused multiply-adds across blocks, a pairwise
-    /// sum at the end), so that results match llama.cpp's bit for bit: in builds whose
-    /// multiply-adds are fused (``MultiplyAdd/isFused``). Elsewhere no order can match
-    /// llama.cpp's, and the eight conversions and multiply-adds per block cost more than the
-    /// block's products on SSE2: each block's 32 products are summed as one integer, scaled
-    /// once, `total + Float(Σ q·x)·(d·d_x)`, the minimums' term accumulated apart, as the other
-    /// 32-weight formats do.
-    public static var keepsLlamaCppLanes: Bool { MultiplyAdd.isFused }
-
     public static func dequantize(
         _ source: UnsafeRawPointer, blocks count: Int, into destination: UnsafeMutablePointer<Float>
     ) {

@@ -1,5 +1,6 @@
 // Row-group products of several vectors on SSE2, from columns widened once into 16-bit operands
-// (`POCKET_WIDENED_COLUMNS`: Q4_0, Q4_1, Q5_0 and Q4_K; Q6_K's own four-vector kernel was faster).
+// (`POCKET_WIDENED_COLUMNS`: Q4_0, Q5_0 and Q4_K; Q6_K's own four-vector kernel was faster, and Q4_1
+// keeps llama.cpp's eight float lanes per row, whose conversions would outweigh the products).
 //
 // SSE2's only integer multiply-add is `pmaddwd` (16-bit pairs into 32-bit lanes), so a byte
 // product first widens both operands to 16 bits. The byte-dot emulation (`ByteDot+SSE2.swift`)
@@ -74,7 +75,7 @@ enum WidenedColumns {
     /// column)` writes column `b` widened (and its floats after its weights), then for each
     /// vector k and each column of the tile, `accumulate(k, b, column)` adds that column's
     /// products into vector k's running sums, which wait in memory at `sums + 128k` (32 floats
-    /// each: a format's sums and its minimums' term) between tiles; `sums` is zeroed first.
+    /// each) between tiles; `sums` is zeroed first.
     @inline(__always)
     static func tiles(
         blocks: Int, sums: UnsafeMutableRawPointer, count: Int, blocksPerTile: Int = blocksPerTile, columnRegisters: Int = columnRegisters,
@@ -91,6 +92,35 @@ enum WidenedColumns {
                 for k in 0..<count { accumulate(k, first, UnsafePointer(tile), columns, sums + 128 * k) }
                 first += columns
             }
+        }
+    }
+}
+
+extension WidenedColumns {
+    /// `body(x, out)` with the four vectors `x` laid out one after the other and `out` for their
+    /// sixteen sums each (`16k`): ``RowGroupKernel/groupDot4(_:_:blocks:)`` through the
+    /// eight-vector loops.
+    @inline(__always)
+    static func fourVectors(
+        _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), _ body: (UnsafePointer<Q8Vector>, UnsafeMutablePointer<Float>) -> Void
+    ) -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
+        withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: 4) { vectors in
+            let v = vectors.baseAddress!
+            v.initialize(to: x.0); (v + 1).initialize(to: x.1); (v + 2).initialize(to: x.2); (v + 3).initialize(to: x.3)
+            defer { v.deinitialize(count: 4) }
+            return withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 4) { out in
+                body(UnsafePointer(v), UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: Float.self))
+                return (out[0], out[1], out[2], out[3])
+            }
+        }
+    }
+
+    /// Stores vector k's running sums (at `sums + 128k`) at `output + k · stride`.
+    @inline(__always)
+    static func store(_ sums: UnsafeMutableRawPointer, count: Int, into output: UnsafeMutablePointer<Float>, stride: Int) {
+        for k in 0..<count {
+            UnsafeMutableRawPointer(output + k * stride).storeBytes(of: sums.load(fromByteOffset: 128 * k, as: SIMD16<Float>.self),
+                                                                    as: SIMD16<Float>.self)
         }
     }
 }
@@ -126,10 +156,7 @@ extension GroupColumnKernel {
                     }
                     sums.storeBytes(of: sum, as: SIMD16<Float>.self)
                 })
-            for k in 0..<count {
-                UnsafeMutableRawPointer(output + k * stride).storeBytes(of: sums.load(fromByteOffset: 128 * k, as: SIMD16<Float>.self),
-                                                                        as: SIMD16<Float>.self)
-            }
+            WidenedColumns.store(sums, count: count, into: output, stride: stride)
         }
     }
 
@@ -137,16 +164,7 @@ extension GroupColumnKernel {
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
         guard widens else { return inTwoPasses { halfGroupDot4(group, half: $0, x, blocks: blocks) } }
-        return withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: 4) { vectors in
-            let v = vectors.baseAddress!
-            v.initialize(to: x.0); (v + 1).initialize(to: x.1); (v + 2).initialize(to: x.2); (v + 3).initialize(to: x.3)
-            defer { v.deinitialize(count: 4) }
-            return withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 4) { out in
-                let o = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: Float.self)
-                widenedDot(group, UnsafePointer(v), count: 4, blocks: blocks, into: o, stride: 16)
-                return (out[0], out[1], out[2], out[3])
-            }
-        }
+        return WidenedColumns.fourVectors(x) { widenedDot(group, $0, count: 4, blocks: blocks, into: $1, stride: 16) }
     }
 
     @inline(never)
@@ -163,69 +181,6 @@ extension GroupColumnKernel {
             }
             return
         }
-        widenedDot(group, x, count: 8, blocks: blocks, into: output, stride: stride)
-    }
-}
-
-extension Q4_1.X86 {
-    /// ``groupDot8(_:_:blocks:into:stride:)`` from widened columns, for `count` (4 or 8)
-    /// vectors, in the order of ``Q4_1/groupDotReference(_:row:_:blocks:)`` without llama.cpp's
-    /// lanes (``Q4_1/keepsLlamaCppLanes`` is false without FMA).
-    @inline(__always)
-    static func widenedDot(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, count: Int, blocks: Int,
-                           into output: UnsafeMutablePointer<Float>, stride: Int) {
-        withUnsafeTemporaryAllocation(byteCount: 128 * 8, alignment: 64) { buffer in
-            let sums = buffer.baseAddress!
-            WidenedColumns.tiles(
-                blocks: blocks, sums: sums, count: count,
-                widen: { b, out in
-                    let column = group + b * Q4_1.groupColumnBytes
-                    WidenedColumns.widen(GroupWeights<SIMD16<UInt32>>.fourBit(column + 64), into: out)
-                    let floats = UnsafeMutableRawPointer(out + WidenedColumns.weightRegisters)
-                    floats.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)), as: SIMD16<Float>.self)
-                    floats.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)),
-                                      toByteOffset: 64, as: SIMD16<Float>.self)
-                },
-                accumulate: { k, first, tile, columns, sums in
-                    let v = x[k]
-                    var sum = sums.load(as: SIMD16<Float>.self), offsets = sums.load(fromByteOffset: 64, as: SIMD16<Float>.self)
-                    for i in 0..<columns {
-                        let b = first + i, column = tile + WidenedColumns.columnRegisters * i
-                        let p = WidenedColumns.products(column, UnsafeRawPointer(v.bytes + 32 * b), start: 0)
-                        let floats = UnsafeRawPointer(column + WidenedColumns.weightRegisters)
-                        let d = floats.loadUnaligned(as: SIMD16<Float>.self), m = floats.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
-                        sum.multiplyAdd(ByteDot.floats(p), d * SIMD16(repeating: v.scales[b]))
-                        offsets.multiplyAdd(m, SIMD16(repeating: v.sums[b]))
-                    }
-                    sums.storeBytes(of: sum, as: SIMD16<Float>.self)
-                    sums.storeBytes(of: offsets, toByteOffset: 64, as: SIMD16<Float>.self)
-                })
-            for k in 0..<count {
-                let total = sums.load(fromByteOffset: 128 * k, as: SIMD16<Float>.self) + sums.load(fromByteOffset: 128 * k + 64, as: SIMD16<Float>.self)
-                UnsafeMutableRawPointer(output + k * stride).storeBytes(of: total, as: SIMD16<Float>.self)
-            }
-        }
-    }
-
-    /// ``groupDot4(_:_:blocks:)`` from widened columns.
-    @inline(__always)
-    static func widenedGroupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
-        -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: 4) { vectors in
-            let v = vectors.baseAddress!
-            v.initialize(to: x.0); (v + 1).initialize(to: x.1); (v + 2).initialize(to: x.2); (v + 3).initialize(to: x.3)
-            defer { v.deinitialize(count: 4) }
-            return withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 4) { out in
-                let o = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: Float.self)
-                widenedDot(group, UnsafePointer(v), count: 4, blocks: blocks, into: o, stride: 16)
-                return (out[0], out[1], out[2], out[3])
-            }
-        }
-    }
-
-    @inline(never)
-    public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int,
-                                 into output: UnsafeMutablePointer<Float>, stride: Int) {
         widenedDot(group, x, count: 8, blocks: blocks, into: output, stride: stride)
     }
 }
@@ -290,26 +245,14 @@ extension Q4_K.X86 {
                     sum.multiplyAdd(-extras.loadUnaligned(fromByteOffset: 1088, as: SIMD16<Float>.self), m)
                     sums.storeBytes(of: sum, as: SIMD16<Float>.self)
                 })
-            for k in 0..<count {
-                UnsafeMutableRawPointer(output + k * stride).storeBytes(of: sums.load(fromByteOffset: 128 * k, as: SIMD16<Float>.self),
-                                                                        as: SIMD16<Float>.self)
-            }
+            WidenedColumns.store(sums, count: count, into: output, stride: stride)
         }
     }
 
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        withUnsafeTemporaryAllocation(of: Q8Vector.self, capacity: 4) { vectors in
-            let v = vectors.baseAddress!
-            v.initialize(to: x.0); (v + 1).initialize(to: x.1); (v + 2).initialize(to: x.2); (v + 3).initialize(to: x.3)
-            defer { v.deinitialize(count: 4) }
-            return withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 4) { out in
-                let o = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: Float.self)
-                widenedDot(group, UnsafePointer(v), count: 4, blocks: blocks, into: o, stride: 16)
-                return (out[0], out[1], out[2], out[3])
-            }
-        }
+        WidenedColumns.fourVectors(x) { widenedDot(group, $0, count: 4, blocks: blocks, into: $1, stride: 16) }
     }
 
     @inline(never)
