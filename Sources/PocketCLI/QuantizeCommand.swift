@@ -78,7 +78,8 @@ enum QuantizeCommand {
         var bar = ProgressBar()
         Log.info("pocket: collecting activation statistics on \(text.name)")
         let tokens = tokenizer.encode(text.text, parseSpecial: false)
-        let matrix = try ImportanceMatrix.collect(model: model, tokens: tokens) { bar.update($0, of: $1) }
+        let bos = tokenizer.addsBOS ? tokenizer.bosToken : nil
+        let matrix = try ImportanceMatrix.collect(model: model, tokens: tokens, beginningOfSequence: bos) { bar.update($0, of: $1) }
         bar.finish()
         Log.info(String(format: "pocket: %d calibration tokens, %.1f s", matrix.tokenCount, (ContinuousClock.now - started).seconds))
         return matrix

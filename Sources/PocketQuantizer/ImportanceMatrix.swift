@@ -14,7 +14,8 @@ import PocketTransformer
 ///
 /// Collected by running the model itself through its ``Transformer/trace`` hook (no cost to
 /// normal inference): `attn_norm` feeds Q/K/V, `kqv_out` the attention output projection,
-/// `ffn_norm` the gate and up projections, `ffn_swiglu` the down projection, and the final
+/// `ffn_norm` the gate and up projections, the gated activation (`ffn_swiglu`, Gemma's
+/// `ffn_geglu`: the family's ``GatedActivation/traceName``) the down projection, and the final
 /// normalized hidden state the output projection. A token embedding used only as a lookup
 /// table has no column statistics (it is weighted uniformly); a tied one (no `output.weight`)
 /// serves both uses, so its importance is the output statistics scaled to mean 1, plus 1.
@@ -63,6 +64,9 @@ public struct ImportanceMatrix: Sendable, Equatable {
     ///   - tokens: The calibration text's token ids (a ``CalibrationText`` tokenized as plain text).
     ///   - maxTokens: How many of `tokens` to evaluate at most.
     ///   - chunkLength: Tokens per independent chunk (capped at the model's context).
+    ///   - beginningOfSequence: The token that replaces each chunk's first (BOS, for a model
+    ///     whose tokenizer adds it: ``Tokenizer/addsBOS``, as llama.cpp's imatrix does), or `nil`
+    ///     to keep it.
     ///   - progress: Called after each chunk with the tokens done and the total.
     /// - Returns: The column means of every weight matrix the calibration exercised.
     /// - Throws: ``QuantizationError/calibrationTooShort(tokens:minimum:)`` when there are
@@ -71,7 +75,7 @@ public struct ImportanceMatrix: Sendable, Equatable {
     /// - Complexity: One forward pass over `min(maxTokens, tokens.count)` tokens.
     public static func collect(
         model: Transformer, tokens all: [Int], maxTokens: Int = 4096,
-        chunkLength: Int = 512, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+        chunkLength: Int = 512, beginningOfSequence: Int? = nil, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(QuantizationError) -> ImportanceMatrix {
         guard all.count >= minimumTokens else { throw .calibrationTooShort(tokens: all.count, minimum: minimumTokens) }
         let tokens = Array(all.prefix(maxTokens))
@@ -95,7 +99,7 @@ public struct ImportanceMatrix: Sendable, Equatable {
             }
             sums[key] = sum
         }
-        let last = "l_out-\(c.layerCount - 1)"
+        let last = "l_out-\(c.layerCount - 1)", activation = "\(names.feedForwardActivation.traceName)"
         let previous = model.trace
         model.trace = { name, rows, values in
             if name == last {
@@ -107,7 +111,7 @@ public struct ImportanceMatrix: Sendable, Equatable {
                     accumulate("output", 1, UnsafeBufferPointer(start: normed, count: dim))
                 }
             } else if name.hasPrefix("attn_norm-") || name.hasPrefix("kqv_out-")
-                        || name.hasPrefix("ffn_norm-") || name.hasPrefix("ffn_swiglu-") {
+                        || name.hasPrefix("ffn_norm-") || name.hasPrefix(activation + "-") {
                 accumulate(name, rows, values)
             }
         }
@@ -117,7 +121,9 @@ public struct ImportanceMatrix: Sendable, Equatable {
             for start in stride(from: 0, to: tokens.count, by: chunk) {
                 let end = Swift.min(start + chunk, tokens.count)
                 model.truncate(to: 0)
-                try model.evaluate(Array(tokens[start..<end]), logits: .none)
+                var slice = Array(tokens[start..<end])
+                if let beginningOfSequence { slice[0] = beginningOfSequence }
+                try model.evaluate(slice, logits: .none)
                 done = end
                 progress(done, tokens.count)
             }
@@ -138,7 +144,7 @@ public struct ImportanceMatrix: Sendable, Equatable {
             if let m = means("ffn_norm-\(l)") {
                 for t in [block.gate, block.up] { columns[p + t] = m }
             }
-            columns[p + block.down] = means("ffn_swiglu-\(l)")
+            columns[p + block.down] = means("\(activation)-\(l)")
         }
         if var output = means("output") {
             if outputName == names.tokenEmbedding {

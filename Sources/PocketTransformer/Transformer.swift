@@ -367,13 +367,10 @@ public final class Transformer: @unchecked Sendable {
         record(("ffn_gate", l), gate, rows: rows, columns: ffn)
         record(("ffn_up", l), up, rows: rows, columns: ffn)
         switch definition.feedForwardActivation {
-        case .silu:
-            for t in 0..<rows { VectorMath.swiGLU(gate + t * ffn, up: up + t * ffn, count: ffn) }
-            record(("ffn_swiglu", l), gate, rows: rows, columns: ffn)
-        case .geluTanh:
-            GELU.gated(gate, up: up, count: rows * ffn)
-            record(("ffn_geglu", l), gate, rows: rows, columns: ffn)
+        case .silu: for t in 0..<rows { VectorMath.swiGLU(gate + t * ffn, up: up + t * ffn, count: ffn) }
+        case .geluTanh: GELU.gated(gate, up: up, count: rows * ffn)
         }
+        record((definition.feedForwardActivation.traceName, l), gate, rows: rows, columns: ffn)
     }
 }
 

@@ -70,8 +70,25 @@ import Testing
         #expect(matrix.columns.values.allSatisfy { $0.allSatisfy { $0.isFinite && $0 >= 0 } && $0.contains { $0 > 0 } })
 
         let model = try Transformer(file: SmolLM2.file, contextLength: 128)
+        #expect("\(model.configuration.architecture.definition.feedForwardActivation.traceName)" == "ffn_swiglu")
         #expect(throws: QuantizationError.calibrationTooShort(tokens: 2, minimum: ImportanceMatrix.minimumTokens)) {
             try ImportanceMatrix.collect(model: model, tokens: SmolLM2.tokenizer.encode("Hello world", parseSpecial: false))
         }
+    }
+
+    /// Gemma 3's down projections read the GeGLU's result (`ffn_geglu`), and its chunks start
+    /// with BOS: every matrix gets statistics, and BOS changes them.
+    @Test(.enabled(if: Gemma3.isInstalled, "Gemma 3 270M is not installed (run Weights/fetch gemma3)"))
+    func gemmaMatricesAllGetStatistics() throws {
+        let model = try Transformer(file: Gemma3.file, contextLength: 128)
+        let tokens = Gemma3.tokenizer.encode(try CalibrationText.default.text, parseSpecial: false)
+        let bos = try #require(Gemma3.tokenizer.addsBOS ? Gemma3.tokenizer.bosToken : nil)
+        let matrix = try ImportanceMatrix.collect(model: model, tokens: tokens, maxTokens: 128, chunkLength: 64, beginningOfSequence: bos)
+        // 18 layers × 7 matrices, plus the tied embedding.
+        #expect(matrix.columns.count == 18 * 7 + 1)
+        #expect(matrix.columns["blk.0.ffn_down.weight"]?.count == 2048)
+        #expect(matrix.columns["blk.17.ffn_down.weight"]?.contains { $0 > 0 } == true)
+        let withoutBOS = try ImportanceMatrix.collect(model: model, tokens: tokens, maxTokens: 128, chunkLength: 64)
+        #expect(withoutBOS.columns["blk.0.attn_q.weight"] != matrix.columns["blk.0.attn_q.weight"])
     }
 }

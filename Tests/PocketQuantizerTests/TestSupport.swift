@@ -16,3 +16,15 @@ enum SmolLM2 {
     /// Its tokenizer.
     static let tokenizer: Tokenizer = try! Tokenizer(gguf: file)
 }
+
+/// Gemma 3 270M (`Weights/fetch gemma3`), for the tests of a family with another activation.
+enum Gemma3 {
+    /// The file `Weights/fetch gemma3` installs.
+    static let url = SmolLM2.packageRoot.appendingPathComponent("Weights/gemma-3-270m-q4_k_m.gguf")
+    /// Whether it is installed (tests that need it are skipped otherwise).
+    static var isInstalled: Bool { FileManager.default.fileExists(atPath: url.path) }
+    /// The model file, opened once for all tests.
+    static let file: GGUFFile = try! GGUFFile(contentsOf: url)
+    /// Its tokenizer.
+    static let tokenizer: Tokenizer = try! Tokenizer(gguf: file)
+}

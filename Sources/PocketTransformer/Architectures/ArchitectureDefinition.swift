@@ -60,6 +60,15 @@ public enum GatedActivation: Sendable, Equatable {
     /// GeGLU with the tanh approximation of GELU, as ggml evaluates it: the input rounded to
     /// half precision and looked up in a table of half-precision results (``GELU``).
     case geluTanh
+
+    /// The trace name of the activation's result (llama.cpp's, `ffn_swiglu` or `ffn_geglu`),
+    /// the input of the down projection: ``Transformer/trace`` reports it as `<name>-<layer>`.
+    public var traceName: StaticString {
+        switch self {
+        case .silu: "ffn_swiglu"
+        case .geluTanh: "ffn_geglu"
+        }
+    }
 }
 
 /// Which layers attend through a sliding window, and their RoPE base.
