@@ -61,6 +61,13 @@ extension RowGroupKernel {
 
     @inline(__always)
     public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int) {
+        groupDot8InFours(group, x, blocks: blocks, into: output, stride: stride)
+    }
+
+    /// ``groupDot8(_:_:blocks:into:stride:)`` as two ``groupDot4(_:_:blocks:)`` (the default,
+    /// and what a kernel that overrides it falls back to).
+    @inline(__always)
+    static func groupDot8InFours(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int) {
         for half in 0..<2 {
             let x = x + 4 * half, sums = groupDot4(group, (x[0], x[1], x[2], x[3]), blocks: blocks)
             let out = UnsafeMutableRawPointer(output + 4 * half * stride)

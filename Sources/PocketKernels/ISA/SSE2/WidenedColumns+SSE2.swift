@@ -26,13 +26,12 @@ import _Builtin_intrinsics.intel
 
 /// Tiles of widened columns (see the top of this file).
 enum WidenedColumns {
-    /// Columns widened at a time: 8 × 72 registers, 9 KB, stays in the first-level cache.
+    /// Columns widened at a time: 8 × 68 registers, 8.5 KB, stays in the first-level cache.
     static let blocksPerTile = 8
     /// Weight registers of a widened column: 8 weight vectors × 4 row quads × 2.
     static let weightRegisters = 64
-    /// Registers per widened column: its weights, then eight for its format's floats (scales,
-    /// minimums).
-    static let columnRegisters = weightRegisters + 8
+    /// Registers per widened 32-weight column: its weights, then its sixteen scales as floats.
+    static let columnRegisters = weightRegisters + 4
 
     /// Writes a column's weights (every byte below 128) widened at `out`.
     @inline(__always)
@@ -71,27 +70,31 @@ enum WidenedColumns {
         return SIMD16(lowHalf: SIMD8(lowHalf: lanes(a0), highHalf: lanes(a1)), highHalf: SIMD8(lowHalf: lanes(a2), highHalf: lanes(a3)))
     }
 
-    /// The products of a group's sixteen rows with `count` vectors, tile by tile: `widen(b,
-    /// column)` writes column `b` widened (and its floats after its weights), then for each
-    /// vector k and each column of the tile, `accumulate(k, b, column)` adds that column's
-    /// products into vector k's running sums, which wait in memory at `sums + 128k` (32 floats
-    /// each) between tiles; `sums` is zeroed first.
+    /// The products of a group's sixteen rows with `count` (at most 8) vectors, tile by tile:
+    /// `widen(b, column)` writes column `b` widened (and its floats after its weights), then
+    /// for each vector k, `accumulate(k, first, tile, columns, &sum)` adds the products of the
+    /// tile's `columns` columns (from block `first`) into vector k's sums, which wait in memory
+    /// between tiles. Vector k's sixteen sums end at `output + k · stride`.
     @inline(__always)
     static func tiles(
-        blocks: Int, sums: UnsafeMutableRawPointer, count: Int, blocksPerTile: Int = blocksPerTile, columnRegisters: Int = columnRegisters,
+        blocks: Int, count: Int, into output: UnsafeMutablePointer<Float>, stride: Int,
+        blocksPerTile: Int = blocksPerTile, columnRegisters: Int = columnRegisters,
         widen: (_ block: Int, _ column: UnsafeMutablePointer<__m128i>) -> Void,
-        accumulate: (_ vector: Int, _ first: Int, _ tile: UnsafePointer<__m128i>, _ columns: Int, _ sums: UnsafeMutableRawPointer) -> Void
+        accumulate: (_ vector: Int, _ first: Int, _ tile: UnsafePointer<__m128i>, _ columns: Int, _ sum: inout SIMD16<Float>) -> Void
     ) {
-        sums.initializeMemory(as: UInt8.self, repeating: 0, count: 128 * count)
-        withUnsafeTemporaryAllocation(of: __m128i.self, capacity: blocksPerTile * columnRegisters) { buffer in
-            let tile = buffer.baseAddress!
-            var first = 0
-            while first < blocks {
-                let columns = min(blocksPerTile, blocks - first)
-                for i in 0..<columns { widen(first + i, tile + columnRegisters * i) }
-                for k in 0..<count { accumulate(k, first, UnsafePointer(tile), columns, sums + 128 * k) }
-                first += columns
+        withUnsafeTemporaryAllocation(of: SIMD16<Float>.self, capacity: 8) { sums in
+            sums.initialize(repeating: .zero)
+            withUnsafeTemporaryAllocation(of: __m128i.self, capacity: blocksPerTile * columnRegisters) { buffer in
+                let tile = buffer.baseAddress!
+                var first = 0
+                while first < blocks {
+                    let columns = min(blocksPerTile, blocks - first)
+                    for i in 0..<columns { widen(first + i, tile + columnRegisters * i) }
+                    for k in 0..<count { accumulate(k, first, UnsafePointer(tile), columns, &sums[k]) }
+                    first += columns
+                }
             }
+            for k in 0..<count { UnsafeMutableRawPointer(output + k * stride).storeBytes(of: sums[k], as: SIMD16<Float>.self) }
         }
     }
 }
@@ -114,15 +117,6 @@ extension WidenedColumns {
             }
         }
     }
-
-    /// Stores vector k's running sums (at `sums + 128k`) at `output + k · stride`.
-    @inline(__always)
-    static func store(_ sums: UnsafeMutableRawPointer, count: Int, into output: UnsafeMutablePointer<Float>, stride: Int) {
-        for k in 0..<count {
-            UnsafeMutableRawPointer(output + k * stride).storeBytes(of: sums.load(fromByteOffset: 128 * k, as: SIMD16<Float>.self),
-                                                                    as: SIMD16<Float>.self)
-        }
-    }
 }
 
 extension GroupColumnKernel {
@@ -135,29 +129,23 @@ extension GroupColumnKernel {
     @inline(__always)
     static func widenedDot(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, count: Int, blocks: Int,
                            into output: UnsafeMutablePointer<Float>, stride: Int) {
-        withUnsafeTemporaryAllocation(byteCount: 128 * 8, alignment: 64) { buffer in
-            let sums = buffer.baseAddress!
-            WidenedColumns.tiles(
-                blocks: blocks, sums: sums, count: count,
-                widen: { b, out in
-                    let column = group + b * Format.groupColumnBytes
-                    WidenedColumns.widen(columnWeights(column + 32, as: SIMD16<UInt32>.self), into: out)
-                    UnsafeMutableRawPointer(out + WidenedColumns.weightRegisters).storeBytes(of: scales(column), as: SIMD16<Float>.self)
-                },
-                accumulate: { k, first, tile, columns, sums in
-                    let v = x[k]
-                    var sum = sums.load(as: SIMD16<Float>.self)
-                    for i in 0..<columns {
-                        let b = first + i, column = tile + WidenedColumns.columnRegisters * i
-                        let p = WidenedColumns.products(column, UnsafeRawPointer(v.bytes + 32 * b),
-                                                        start: 0 &- v.blockIntegerSums[b] &<< offsetShift)
-                        let d = UnsafeRawPointer(column + WidenedColumns.weightRegisters).loadUnaligned(as: SIMD16<Float>.self)
-                        sum.multiplyAdd(ByteDot.floats(p), d * SIMD16(repeating: v.scales[b]))
-                    }
-                    sums.storeBytes(of: sum, as: SIMD16<Float>.self)
-                })
-            WidenedColumns.store(sums, count: count, into: output, stride: stride)
-        }
+        WidenedColumns.tiles(
+            blocks: blocks, count: count, into: output, stride: stride,
+            widen: { b, out in
+                let column = group + b * Format.groupColumnBytes
+                WidenedColumns.widen(columnWeights(column + 32, as: SIMD16<UInt32>.self), into: out)
+                UnsafeMutableRawPointer(out + WidenedColumns.weightRegisters).storeBytes(of: scales(column), as: SIMD16<Float>.self)
+            },
+            accumulate: { k, first, tile, columns, sum in
+                let v = x[k]
+                for i in 0..<columns {
+                    let b = first + i, column = tile + WidenedColumns.columnRegisters * i
+                    let p = WidenedColumns.products(column, UnsafeRawPointer(v.bytes + 32 * b),
+                                                    start: 0 &- v.blockIntegerSums[b] &<< offsetShift)
+                    let d = UnsafeRawPointer(column + WidenedColumns.weightRegisters).loadUnaligned(as: SIMD16<Float>.self)
+                    sum.multiplyAdd(ByteDot.floats(p), d * SIMD16(repeating: v.scales[b]))
+                }
+            })
     }
 
     @inline(never)
@@ -170,17 +158,7 @@ extension GroupColumnKernel {
     @inline(never)
     public static func groupDot8(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int,
                                  into output: UnsafeMutablePointer<Float>, stride: Int) {
-        guard widens else {
-            for half in 0..<2 {
-                let x = x + 4 * half, sums = inTwoPasses { halfGroupDot4(group, half: $0, (x[0], x[1], x[2], x[3]), blocks: blocks) }
-                let out = UnsafeMutableRawPointer(output + 4 * half * stride)
-                out.storeBytes(of: sums.0, as: SIMD16<Float>.self)
-                out.storeBytes(of: sums.1, toByteOffset: 4 * stride, as: SIMD16<Float>.self)
-                out.storeBytes(of: sums.2, toByteOffset: 8 * stride, as: SIMD16<Float>.self)
-                out.storeBytes(of: sums.3, toByteOffset: 12 * stride, as: SIMD16<Float>.self)
-            }
-            return
-        }
+        guard widens else { return groupDot8InFours(group, x, blocks: blocks, into: output, stride: stride) }
         widenedDot(group, x, count: 8, blocks: blocks, into: output, stride: stride)
     }
 }
@@ -197,56 +175,50 @@ extension Q4_K.X86 {
     static func widenedDot(_ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, count: Int, blocks: Int,
                            into output: UnsafeMutablePointer<Float>, stride: Int) {
         let floatsAt = 8 * WidenedColumns.weightRegisters  // register of the scales, mins, d and dmin
-        withUnsafeTemporaryAllocation(byteCount: 128 * 8, alignment: 64) { buffer in
-            let sums = buffer.baseAddress!
-            WidenedColumns.tiles(
-                blocks: blocks, sums: sums, count: count, blocksPerTile: 1, columnRegisters: widenedColumnRegisters,
-                widen: { sb, out in
-                    let column = group + sb * Q4_K.groupColumnBytes
-                    let extras = UnsafeMutableRawPointer(out + floatsAt)
-                    for c in 0..<4 {
-                        @inline(__always) func word(_ j: Int) -> SIMD16<UInt32> {
-                            column.loadUnaligned(fromByteOffset: Q4_K.groupWeightsOffset + 64 * (8 * c + j), as: SIMD16<UInt32>.self)
-                        }
-                        let w = (word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
-                        @inline(__always) func nibbles(_ shift: UInt32) -> GroupWeights<SIMD16<UInt32>> {
-                            GroupWeights(w0: w.0 &>> shift & 0x0F0F_0F0F, w1: w.1 &>> shift & 0x0F0F_0F0F,
-                                         w2: w.2 &>> shift & 0x0F0F_0F0F, w3: w.3 &>> shift & 0x0F0F_0F0F,
-                                         w4: w.4 &>> shift & 0x0F0F_0F0F, w5: w.5 &>> shift & 0x0F0F_0F0F,
-                                         w6: w.6 &>> shift & 0x0F0F_0F0F, w7: w.7 &>> shift & 0x0F0F_0F0F)
-                        }
-                        WidenedColumns.widen(nibbles(0), into: out + WidenedColumns.weightRegisters * (2 * c))
-                        WidenedColumns.widen(nibbles(4), into: out + WidenedColumns.weightRegisters * (2 * c + 1))
-                        let scales = PairScales(column, c)
-                        extras.storeBytes(of: scales.scale0, toByteOffset: 128 * (2 * c), as: SIMD16<Int32>.self)
-                        extras.storeBytes(of: scales.min0, toByteOffset: 128 * (2 * c) + 64, as: SIMD16<Float>.self)
-                        extras.storeBytes(of: scales.scale1, toByteOffset: 128 * (2 * c + 1), as: SIMD16<Int32>.self)
-                        extras.storeBytes(of: scales.min1, toByteOffset: 128 * (2 * c + 1) + 64, as: SIMD16<Float>.self)
+        WidenedColumns.tiles(
+            blocks: blocks, count: count, into: output, stride: stride, blocksPerTile: 1, columnRegisters: widenedColumnRegisters,
+            widen: { sb, out in
+                let column = group + sb * Q4_K.groupColumnBytes
+                let extras = UnsafeMutableRawPointer(out + floatsAt)
+                for c in 0..<4 {
+                    @inline(__always) func word(_ j: Int) -> SIMD16<UInt32> {
+                        column.loadUnaligned(fromByteOffset: Q4_K.groupWeightsOffset + 64 * (8 * c + j), as: SIMD16<UInt32>.self)
                     }
-                    extras.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
-                                      toByteOffset: 1024, as: SIMD16<Float>.self)
-                    extras.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)),
-                                      toByteOffset: 1088, as: SIMD16<Float>.self)
-                },
-                accumulate: { k, sb, tile, _, sums in
-                    let v = x[k]
-                    var sum = sums.load(as: SIMD16<Float>.self)
-                    var u = SIMD16<Float>(), m = SIMD16<Float>()
-                    let extras = UnsafeRawPointer(tile + floatsAt)
-                    for s in 0..<8 {
-                        let b = 8 * sb + s
-                        let p = WidenedColumns.products(tile + WidenedColumns.weightRegisters * s, UnsafeRawPointer(v.bytes + 32 * b), start: 0)
-                        let scale = extras.loadUnaligned(fromByteOffset: 128 * s, as: SIMD16<Int32>.self)
-                        let min = extras.loadUnaligned(fromByteOffset: 128 * s + 64, as: SIMD16<Float>.self)
-                        u.multiplyAdd(ByteDot.floats(p &* scale), SIMD16(repeating: v.scales[b]))
-                        m.multiplyAdd(min, SIMD16(repeating: v.blockSums[b]))
+                    let w = (word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
+                    @inline(__always) func nibbles(_ shift: UInt32) -> GroupWeights<SIMD16<UInt32>> {
+                        GroupWeights(w0: w.0 &>> shift & 0x0F0F_0F0F, w1: w.1 &>> shift & 0x0F0F_0F0F,
+                                     w2: w.2 &>> shift & 0x0F0F_0F0F, w3: w.3 &>> shift & 0x0F0F_0F0F,
+                                     w4: w.4 &>> shift & 0x0F0F_0F0F, w5: w.5 &>> shift & 0x0F0F_0F0F,
+                                     w6: w.6 &>> shift & 0x0F0F_0F0F, w7: w.7 &>> shift & 0x0F0F_0F0F)
                     }
-                    sum.multiplyAdd(extras.loadUnaligned(fromByteOffset: 1024, as: SIMD16<Float>.self), u)
-                    sum.multiplyAdd(-extras.loadUnaligned(fromByteOffset: 1088, as: SIMD16<Float>.self), m)
-                    sums.storeBytes(of: sum, as: SIMD16<Float>.self)
-                })
-            WidenedColumns.store(sums, count: count, into: output, stride: stride)
-        }
+                    WidenedColumns.widen(nibbles(0), into: out + WidenedColumns.weightRegisters * (2 * c))
+                    WidenedColumns.widen(nibbles(4), into: out + WidenedColumns.weightRegisters * (2 * c + 1))
+                    let scales = PairScales(column, c)
+                    extras.storeBytes(of: scales.scale0, toByteOffset: 128 * (2 * c), as: SIMD16<Int32>.self)
+                    extras.storeBytes(of: scales.min0, toByteOffset: 128 * (2 * c) + 64, as: SIMD16<Float>.self)
+                    extras.storeBytes(of: scales.scale1, toByteOffset: 128 * (2 * c + 1), as: SIMD16<Int32>.self)
+                    extras.storeBytes(of: scales.min1, toByteOffset: 128 * (2 * c + 1) + 64, as: SIMD16<Float>.self)
+                }
+                extras.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(as: SIMD16<UInt16>.self)),
+                                  toByteOffset: 1024, as: SIMD16<Float>.self)
+                extras.storeBytes(of: ByteDot.floats(halves: column.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt16>.self)),
+                                  toByteOffset: 1088, as: SIMD16<Float>.self)
+            },
+            accumulate: { k, sb, tile, _, sum in
+                let v = x[k]
+                var u = SIMD16<Float>(), m = SIMD16<Float>()
+                let extras = UnsafeRawPointer(tile + floatsAt)
+                for s in 0..<8 {
+                    let b = 8 * sb + s
+                    let p = WidenedColumns.products(tile + WidenedColumns.weightRegisters * s, UnsafeRawPointer(v.bytes + 32 * b), start: 0)
+                    let scale = extras.loadUnaligned(fromByteOffset: 128 * s, as: SIMD16<Int32>.self)
+                    let min = extras.loadUnaligned(fromByteOffset: 128 * s + 64, as: SIMD16<Float>.self)
+                    u.multiplyAdd(ByteDot.floats(p &* scale), SIMD16(repeating: v.scales[b]))
+                    m.multiplyAdd(min, SIMD16(repeating: v.blockSums[b]))
+                }
+                sum.multiplyAdd(extras.loadUnaligned(fromByteOffset: 1024, as: SIMD16<Float>.self), u)
+                sum.multiplyAdd(-extras.loadUnaligned(fromByteOffset: 1088, as: SIMD16<Float>.self), m)
+            })
     }
 
     @inline(never)
