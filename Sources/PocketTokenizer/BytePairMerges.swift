@@ -42,9 +42,6 @@ struct BytePairMerges: Sendable {
         var leftToken: Int32
         var rightToken: Int32
         var result: Int32
-
-        /// Slot of the left symbol.
-        var left: Int32 { Int32(truncatingIfNeeded: order & 0xFFFF_FFFF) }
     }
 
     /// Working memory for ``apply(to:scratch:)``, reused across the pieces of one text.

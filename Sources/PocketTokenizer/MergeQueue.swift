@@ -1,7 +1,13 @@
 /// An entry a ``MergeQueue`` can order: the smallest `order` pops first.
 protocol MergeCandidate {
-    /// Priority then position, packed so that one integer comparison orders candidates.
+    /// Priority then position, packed so that one integer comparison orders candidates: the
+    /// priority in the high 32 bits, the slot of the left symbol in the low ones.
     var order: UInt64 { get }
+}
+
+extension MergeCandidate {
+    /// Slot of the left symbol (the low 32 bits of ``order``).
+    var left: Int32 { Int32(truncatingIfNeeded: order & 0xFFFF_FFFF) }
 }
 
 /// A binary min-heap of candidate merges, ordered by ``MergeCandidate/order``: for byte-pair

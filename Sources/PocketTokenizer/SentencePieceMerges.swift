@@ -115,9 +115,6 @@ struct SentencePieceMerges: Sendable {
         var leftLength: Int32
         var rightLength: Int32
         var result: Int32
-
-        /// Slot of the left symbol.
-        var left: Int32 { Int32(truncatingIfNeeded: order & 0xFFFF_FFFF) }
     }
 
     /// Working memory for ``encode(_:spacePrefix:into:scratch:)``, reused across fragments.
