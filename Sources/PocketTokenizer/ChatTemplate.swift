@@ -81,6 +81,9 @@ public struct ChatTemplate: Sendable {
     /// The template's own tool-call format, when it has one (Qwen2.5's `<tool_call>` turns);
     /// `nil` when tools must be described in plain instructions.
     public let nativeTools: NativeToolFormat?
+    /// Llama 3.1's JSON tool calling, for a Llama 3 template that has it (`Environment: ipython`,
+    /// tools in the first user turn, calls as `{"name": …, "parameters": …}`); `nil` otherwise.
+    public let llamaTools: LlamaToolFormat?
     /// The template's thinking section, when it has one (Qwen3, QwQ, DeepSeek-R1); `nil` for a
     /// model that does not reason separately from its answer.
     public let thinking: ThinkingFormat?
@@ -106,6 +109,7 @@ public struct ChatTemplate: Sendable {
             }
             defaultSystemPrompt = nil
             nativeTools = nil
+            llamaTools = nil
             thinking = nil
             return
         }
@@ -124,6 +128,7 @@ public struct ChatTemplate: Sendable {
         }
         defaultSystemPrompt = Self.defaultSystemPrompt(in: template, style: style)
         nativeTools = style == .chatML ? NativeToolFormat(template: template) : nil
+        llamaTools = style == .llama3 ? LlamaToolFormat(template: template) : nil
         thinking = ThinkingFormat(template: template)
     }
 
@@ -154,7 +159,7 @@ public struct ChatTemplate: Sendable {
     ///
     /// - Parameters:
     ///   - tools: Tool definitions as JSON objects (`{"type": "function", …}`), shown in the
-    ///     template's own format; only templates with ``nativeTools`` take them.
+    ///     template's own format; only templates with ``nativeTools`` or ``llamaTools`` take them.
     ///   - thinking: For a template with ``thinking``: whether the reply opens with the thinking
     ///     section (`true`) or with an empty one (`false`); `nil` renders what the template
     ///     renders without the switch. See ``generationPrompt(thinking:)``.
@@ -167,6 +172,10 @@ public struct ChatTemplate: Sendable {
         if let nativeTools, style == .chatML {
             return nativeTools.segments(
                 for: messages, tools: tools, generationPrompt: addGenerationPrompt ? generationPrompt(thinking: thinking) : [], in: self)
+        }
+        if let llamaTools, style == .llama3, !tools.isEmpty || messages.contains(where: { !$0.toolCalls.isEmpty }) {
+            return llamaTools.segments(
+                for: messages, tools: tools, generationPrompt: addGenerationPrompt ? generationPrompt(thinking: thinking) : [])
         }
         switch style {
         case .llama3: out.append(.special("<|begin_of_text|>"))
