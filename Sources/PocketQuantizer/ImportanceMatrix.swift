@@ -81,7 +81,7 @@ public struct ImportanceMatrix: Sendable, Equatable {
         let tokens = Array(all.prefix(maxTokens))
         let chunk = Swift.max(1, Swift.min(chunkLength, model.contextLength))
         let c = model.configuration
-        let names = c.architecture.definition, block = names.block
+        let names = c.architecture.definition
         let outputName = model.file.tensor(named: names.output) != nil ? names.output : names.tokenEmbedding
         let normed = UnsafeMutablePointer<Float>.allocate(capacity: c.embeddingLength)
         defer { normed.deallocate() }
@@ -135,16 +135,12 @@ public struct ImportanceMatrix: Sendable, Equatable {
         let count = Double(tokens.count)
         func means(_ key: String) -> [Float]? { sums[key].map { $0.map { Float($0 / count) } } }
         var columns: [String: [Float]] = [:]
-        for l in 0..<c.layerCount {
-            let p = ArchitectureDefinition.blockPrefix(l)
-            if let m = means("attn_norm-\(l)") {
-                for t in [block.query, block.key, block.value] { columns[p + t] = m }
+        for tensor in model.file.tensors {
+            let role = TensorRole(tensor: tensor.name, in: names)
+            if let layer = TensorRole.layer(ofTensor: tensor.name),
+               let key = inputTrace(of: role, layer: layer, activation: activation) {
+                columns[tensor.name] = means(key)
             }
-            columns[p + block.attentionOutput] = means("kqv_out-\(l)")
-            if let m = means("ffn_norm-\(l)") {
-                for t in [block.gate, block.up] { columns[p + t] = m }
-            }
-            columns[p + block.down] = means("\(activation)-\(l)")
         }
         if var output = means("output") {
             if outputName == names.tokenEmbedding {
@@ -156,5 +152,19 @@ public struct ImportanceMatrix: Sendable, Equatable {
             columns[outputName] = output
         }
         return ImportanceMatrix(columns: columns, tokenCount: tokens.count)
+    }
+
+    /// The trace entry of layer `layer` whose values a matrix of `role` multiplies: `attn_norm`
+    /// for the query, key and value projections, `kqv_out` for the attention output, `ffn_norm`
+    /// for the gate and up projections, the gated `activation` for the down projection; `nil`
+    /// for the rest.
+    static func inputTrace(of role: TensorRole, layer: Int, activation: String) -> String? {
+        switch role {
+        case .query, .key, .value: "attn_norm-\(layer)"
+        case .attentionOutput: "kqv_out-\(layer)"
+        case .gate, .up: "ffn_norm-\(layer)"
+        case .down: "\(activation)-\(layer)"
+        case .tokenEmbedding, .output, .norm, .other: nil
+        }
     }
 }

@@ -52,11 +52,12 @@ public final class ModelQuantizer: Sendable {
         input: GGUFFile, recipe: QuantizationRecipe, importance: ImportanceMatrix? = nil, types: [String: GGMLType] = [:]
     ) throws(QuantizationError) {
         var plans: [TensorPlan] = []
+        let architecture = TensorRole.definition(of: input)
         for tensor in input.tensors {
             guard BlockFormats.format(for: tensor.type) != nil else {
                 throw .unsupportedInputType(tensor: tensor.name, type: tensor.type)
             }
-            var choice = recipe.choice(forTensor: tensor.name, dimensions: tensor.dimensions)
+            var choice = recipe.choice(forTensor: tensor.name, dimensions: tensor.dimensions, architecture: architecture)
             if let planned = types[tensor.name] {
                 guard BlockFormats.encoder(for: planned) != nil,
                       GGUFTensorInfo.byteCount(dimensions: tensor.dimensions, type: planned) != nil else {

@@ -1,5 +1,6 @@
 import PocketGGUF
 import PocketKernels
+import PocketTransformer
 
 /// An output type `pocket quantize --type` accepts: any quantized block format with an encoder
 /// (the rows of ``BlockFormats`` that conform to ``QuantizableFormat``, F32 and F16 aside).
@@ -49,6 +50,9 @@ public struct QuantizationTarget: Sendable, Hashable, CustomStringConvertible {
 ///   many bits per weight (llama.cpp's table): Q2_K, Q3_K → Q4_0; Q4_K → Q5_0; Q5_K → Q5_1;
 ///   Q6_K → Q8_0. Rows that are not a multiple of 32 either stay F16.
 ///
+/// The recipe chooses by ``TensorRole``, which the family's ``ArchitectureDefinition`` gives
+/// each tensor name.
+///
 /// ```swift
 /// let recipe = QuantizationRecipe(target: QuantizationTarget(.q2_K)!)
 /// recipe.choice(forTensor: "blk.0.ffn_down.weight", dimensions: [1536, 576]).type   // .q2_K
@@ -76,24 +80,29 @@ public struct QuantizationRecipe: Sendable, Equatable {
         public var isFallback: Bool { requested != type }
     }
 
-    /// The output type of the tensor `name` with `dimensions` (innermost first).
-    public func choice(forTensor name: String, dimensions: [Int]) -> Choice {
+    /// The output type of the tensor `name` with `dimensions` (innermost first), in a model of
+    /// the family `architecture` (which names the tensors the recipe singles out; llama.cpp's
+    /// names, Llama's, are every family's so far).
+    public func choice(forTensor name: String, dimensions: [Int], architecture: ArchitectureDefinition = .llama) -> Choice {
+        choice(for: TensorRole(tensor: name, in: architecture), dimensions: dimensions)
+    }
+
+    /// The output type of a tensor of `role` with `dimensions` (innermost first).
+    public func choice(for role: TensorRole, dimensions: [Int]) -> Choice {
         guard dimensions.count > 1 else { return Choice(requested: .f32, type: .f32) }
-        let requested = requestedType(forTensor: name)
+        let requested = requestedType(for: role)
         return Choice(requested: requested, type: Self.fallback(for: requested, rowLength: dimensions[0]))
     }
 
-    /// The recipe's type for a matrix called `name`, before the row-length fallback.
-    func requestedType(forTensor name: String) -> GGMLType {
+    /// The recipe's type for a matrix of `role`, before the row-length fallback.
+    func requestedType(for role: TensorRole) -> GGMLType {
         if pure { return target.type }
-        if name == "token_embd.weight" || name == "output.weight" {
-            return target.type == .q8_0 ? .q8_0 : .q6_K
+        let lowBits = target.type == .q2_K || target.type == .q3_K
+        switch role {
+        case .tokenEmbedding, .output: return target.type == .q8_0 ? .q8_0 : .q6_K
+        case .value, .attentionOutput: return lowBits ? .q4_K : target.type
+        default: return target.type
         }
-        if (target.type == .q2_K || target.type == .q3_K)
-            && (name.hasSuffix(".attn_v.weight") || name.hasSuffix(".attn_output.weight")) {
-            return .q4_K
-        }
-        return target.type
     }
 
     /// `type` if a row of `rowLength` weights is a whole number of its blocks, otherwise the
