@@ -3,7 +3,8 @@ import PocketGrammar
 import PocketTokenizer
 
 /// How a GGUF model sees a request: its chat template's rendering of the messages, with tools
-/// in the template's own format when it has one (``NativeToolFormat``), else in Pocket's.
+/// in the template's own format when it has one (Hermes' ``NativeToolFormat``, Llama 3.1's
+/// ``LlamaToolFormat``), else in Pocket's.
 ///
 /// Pocket's format, for templates without tools: the instructions list the tools and ask for
 /// ``pocketMarker`` followed by a JSON array of calls; calls in the transcript are rendered
@@ -30,9 +31,16 @@ struct ChatRendering {
         template.thinking.map { ReasoningBudget(level: request.reasoningLevel, format: $0) }
     }
 
+    /// Whether the template has its own tool format (Hermes' tagged calls or Llama 3.1's JSON).
+    var hasNativeTools: Bool { template.nativeTools != nil || template.llamaTools != nil }
+
+    /// Whether a call is a bare JSON object with no opener (Llama 3.1's `{"name": …,
+    /// "parameters": …}`): the reply router recognizes it by its `{` and `"name"`.
+    var callsAreBareJSON: Bool { template.nativeTools == nil && template.llamaTools != nil }
+
     /// The conversation as the template's messages, and the tool list for a native template.
     func chatMessages(_ request: RenderedRequest) -> (messages: [ChatMessage], tools: [String]) {
-        let native = template.nativeTools != nil
+        let native = hasNativeTools
         var messages = request.messages.map { message -> ChatMessage in
             let role = ChatMessage.Role(rawValue: message.role.rawValue) ?? .user
             guard !message.toolCalls.isEmpty else { return ChatMessage(role: role, content: message.content) }
@@ -55,12 +63,13 @@ struct ChatRendering {
     }
 
     /// What opens a call when the reply decides between answering and calling: the native
-    /// opener (one token in Qwen's vocabulary), or Pocket's marker as text.
+    /// opener (one token in Qwen's vocabulary), or Pocket's marker as text. Unused when
+    /// ``callsAreBareJSON``.
     var callOpener: String { template.nativeTools?.callOpener ?? Self.pocketMarker }
 
     /// The grammar of what follows the opener: one call object (native) or an array of calls
-    /// (Pocket's format), each `{"name": …, "arguments": …}` with the tool's name and its
-    /// arguments' schema, lowered straight from the tools' `GenerationSchema`s (each tool's
+    /// (Pocket's format), each `{"name": …, "arguments": …}` (Llama 3.1: `"parameters"`) with the
+    /// tool's name and its arguments' schema, lowered straight from the tools' `GenerationSchema`s (each tool's
     /// definitions under a name of its own).
     ///
     /// - Throws: What lowering a tool's schema throws (``GenerationSchema/SchemaError``,
@@ -68,21 +77,22 @@ struct ChatRendering {
     func callSchema(_ tools: [RenderedToolDefinition]) throws -> GrammarSchema {
         var definitions: [String: GrammarSchema.Node] = [:]
         var calls: [GrammarSchema.Node] = []
+        let argumentsKey = template.nativeTools == nil ? template.llamaTools?.argumentsKey ?? "arguments" : "arguments"
         for (index, tool) in tools.enumerated() {
             let arguments = try tool.parameters.grammarSchema(definitionPrefix: "tool\(index)/")
             definitions.merge(arguments.definitions) { first, _ in first }
             calls.append(.object([
                 .init(name: "name", node: .string(.init(choices: [tool.name]))),
-                .init(name: "arguments", node: arguments.root),
+                .init(name: argumentsKey, node: arguments.root),
             ]))
         }
         let call = calls.count == 1 ? calls[0] : .anyOf(calls)
-        let root: GrammarSchema.Node = template.nativeTools != nil ? call : .array(items: call, minimum: 1, maximum: nil)
+        let root: GrammarSchema.Node = hasNativeTools ? call : .array(items: call, minimum: 1, maximum: nil)
         return GrammarSchema(root: root, definitions: definitions)
     }
 
     /// A tool as native templates list it: `{"type": "function", "function": {…}}`, spaced as
-    /// the templates' `tojson` writes it.
+    /// the templates' `tojson` writes it (Llama 3.1's format re-indents it, as `tojson(indent=4)`).
     static func nativeDefinition(_ tool: RenderedToolDefinition) -> String {
         var function = "{\"name\":\(quoted(tool.name)),\"description\":\(quoted(tool.description))"
         if tool.includesSchemaInInstructions { function += ",\"parameters\":\(tool.parametersJSON)" }

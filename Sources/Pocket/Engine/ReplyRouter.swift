@@ -18,6 +18,8 @@ import PocketTransformer
 /// reaches the caller as answer text. A structured answer decides at its *first token*, which
 /// is the schema's or the opener's. A call's text is held to the call grammar (the tools' names
 /// and argument schemas) and returned whole; an answer's text is passed on as it arrives.
+/// A format whose calls have no opener (Llama 3.1's bare `{"name": …, "parameters": …}`,
+/// ``Rules/callsAreBareJSON``) opens a call only with `{` and `"name"`.
 ///
 /// A reasoning reply (``Rules/thinking``) starts *thinking*, inside the template's thinking
 /// section, which the prompt has opened:
@@ -55,6 +57,12 @@ struct ReplyRouter {
         var callOpener: String
         /// The opener as one special token, for templates with a native tool format.
         var nativeOpener: Int?
+        /// Whether a call has no opener: it is a bare JSON object (Llama 3.1's
+        /// `{"name": …, "parameters": …}`), recognized by `{` and `"name"`
+        /// (``recognizesUntaggedCalls``); ``callOpener`` is then unused. A structured answer
+        /// cannot tell such a call from its own first token, so it is only an answer unless
+        /// ``callsRequired``.
+        var callsAreBareJSON = false
         /// Whether the reply may be a call.
         var callsAllowed: Bool
         /// Whether the reply must be a call (`ToolCallingMode.required`): it opens with the
@@ -94,7 +102,7 @@ struct ReplyRouter {
     private(set) var state: State
     private let rules: Rules
     private let tokenizer: Tokenizer
-    /// The opener's tokens (one for a native opener).
+    /// The opener's tokens (one for a native opener, none for a bare JSON call).
     private let openerTokens: [Int]
     /// Compiles the call grammar when a call begins (most replies never need it).
     private let callGrammar: () throws -> CompiledGrammar
@@ -148,9 +156,10 @@ struct ReplyRouter {
         self.callGrammar = callGrammar
         sampler = Sampler(sampling)
         detokenizer = StreamingDetokenizer(tokenizer: tokenizer)
-        openerTokens = rules.nativeOpener.map { [$0] } ?? tokenizer.encode(rules.callOpener)
+        openerTokens = rules.callsAreBareJSON ? [] : rules.nativeOpener.map { [$0] } ?? tokenizer.encode(rules.callOpener)
         constrained = answerGrammar.map { ConstrainedDecoding(grammar: $0, vocabulary: vocabulary, sampling: sampling) }
-        stateAfterThinking = !rules.callsAllowed ? .answer : answerGrammar == nil ? .undecided : .firstToken
+        stateAfterThinking = !rules.callsAllowed ? .answer
+            : answerGrammar == nil ? .undecided : rules.callsAreBareJSON ? .answer : .firstToken
         state = rules.thinking == nil ? stateAfterThinking : .thinking
         endOfGeneration = tokenizer.endOfGenerationTokens
     }
@@ -178,10 +187,13 @@ struct ReplyRouter {
             for i in logits.indices where !first.contains(i) { logits[i] = -.infinity }
         }
         let scores = UnsafeBufferPointer(logits)
-        if answerStarts && rules.callsRequired && (state == .undecided || state == .firstToken) {
-            forced = Array(openerTokens.dropFirst())
+        if answerStarts && rules.callsRequired && (state == .undecided || state == .firstToken || (rules.callsAreBareJSON && state == .answer)) {
             try beginCall(after: "")
-            return openerTokens[0]
+            // A bare JSON call is the reply itself: its grammar chooses from the first token (below).
+            if let opener = openerTokens.first {
+                forced = Array(openerTokens.dropFirst())
+                return opener
+            }
         }
         if state == .firstToken, var c = constrained {
             // The schema's first token, or the opener's.
@@ -219,7 +231,7 @@ struct ReplyRouter {
         let piece = detokenizer.append(token)
         // The opener's own text is not part of a call (a structured reply that chose it has
         // already switched).
-        if !(state == .call && token == openerTokens[0] && callText.isEmpty) {
+        if !(state == .call && token == openerTokens.first && callText.isEmpty) {
             try emit(piece, onText: onText)
         }
         if let c = constrained, c.isComplete { return nil }
@@ -282,7 +294,7 @@ struct ReplyRouter {
             let start = text.drop(while: \.isWhitespace)
             let untagged = rules.recognizesUntaggedCalls
                 ? SystemLanguageModel.ToolCallHeuristics.opensUntaggedCall(start) : .no
-            if start.hasPrefix(rules.callOpener) {
+            if !rules.callsAreBareJSON && start.hasPrefix(rules.callOpener) {
                 let after = String(start.dropFirst(rules.callOpener.count))
                 text = ""
                 try beginCall(after: after)
@@ -291,7 +303,7 @@ struct ReplyRouter {
                 let call = String(start)
                 text = ""
                 try beginCall(after: call)
-            } else if !rules.callOpener.hasPrefix(String(start)) && untagged == .no {
+            } else if (rules.callsAreBareJSON || !rules.callOpener.hasPrefix(String(start))) && untagged == .no {
                 state = .answer
                 try pass(text, onText)
             }

@@ -116,7 +116,8 @@ extension SystemLanguageModel {
         }
 
         /// The calls of a tool-call reply (one call object, or an array of them) as names and
-        /// arguments JSON text.
+        /// arguments JSON text; the arguments are `"arguments"` (Hermes, Pocket) or `"parameters"`
+        /// (Llama 3.1).
         static func toolCalls(in json: String) throws -> [(name: String, arguments: String)] {
             guard let content = try? GeneratedContent(json: json) else {
                 throw LanguageModelSession.GenerationError.decodingFailure(.init(debugDescription: "the tool call is not JSON: \(json)"))
@@ -131,7 +132,8 @@ extension SystemLanguageModel {
             }
             return try items.map { item in
                 guard case .structure(let properties, _) = item.kind,
-                      case .string(let name)? = properties["name"]?.kind, let arguments = properties["arguments"] else {
+                      case .string(let name)? = properties["name"]?.kind,
+                      let arguments = properties["arguments"] ?? properties["parameters"] else {
                     throw LanguageModelSession.GenerationError.decodingFailure(.init(
                         debugDescription: "a tool call lacks name or arguments: \(item.jsonString)"))
                 }

@@ -93,6 +93,11 @@ final class TransformerContext {
         let callsAllowed = !request.tools.isEmpty && !forcedAnswer && mode != .disallowed
         var rules = ReplyRouter.Rules(callOpener: rendering.callOpener, nativeOpener: nativeOpener, callsAllowed: callsAllowed)
         rules.callsRequired = callsAllowed && mode == .required
+        if rendering.callsAreBareJSON {
+            // Llama 3.1's calls are JSON objects with no opener: `{` … `"name"` is the format itself.
+            rules.callsAreBareJSON = true
+            rules.recognizesUntaggedCalls = true
+        }
         if let budget = rendering.reasoningBudget(request)?.capped(byMaximumResponseTokens: request.options.maximumResponseTokens),
            budget.thinks, let format = model.template.thinking {
             rules.thinking = .init(
