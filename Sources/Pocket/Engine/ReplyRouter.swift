@@ -187,7 +187,9 @@ struct ReplyRouter {
             for i in logits.indices where !first.contains(i) { logits[i] = -.infinity }
         }
         let scores = UnsafeBufferPointer(logits)
-        if answerStarts && rules.callsRequired && (state == .undecided || state == .firstToken || (rules.callsAreBareJSON && state == .answer)) {
+        // (A bare JSON format starts a structured reply as an answer: see `Rules.callsAreBareJSON`.)
+        let mayOpenCall = state == .undecided || state == .firstToken || (rules.callsAreBareJSON && state == .answer)
+        if answerStarts && rules.callsRequired && mayOpenCall {
             try beginCall(after: "")
             // A bare JSON call is the reply itself: its grammar chooses from the first token (below).
             if let opener = openerTokens.first {
