@@ -118,6 +118,7 @@ public struct LlamaToolFormat: Sendable, Equatable {
 
     /// `text` as a JSON string literal, escaped as Python's `json.dumps(ensure_ascii=False)`
     /// escapes it (quote, backslash and control characters; other characters as they are).
+    /// The same escapes as PocketGrammar's `JSONText`, which this layer sits below and cannot import.
     static func jsonString(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
