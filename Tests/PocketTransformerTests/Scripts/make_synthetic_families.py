@@ -29,9 +29,10 @@ the next step and a logit by a few hundredths, enough to turn a near-tie among 1
 logits (whose top two are often that close) the other way. With F32 products Pocket and
 llama.cpp agree token for token.
 
-The weights come from a fixed seed, so the files are the same on every run
-with the same gguf and numpy versions (their SHA-256 is in synthetic_families.json, which
-reference_synthetic_families.sh wrote from llama.cpp's outputs for them).
+The weights come from a fixed seed, so the files are the same on every run with the same gguf
+and numpy versions: synthetic_families.json, which reference_synthetic_families.sh wrote from
+llama.cpp's outputs for them, holds each file's size and checksum, and the test refuses a file
+that differs.
 """
 import math
 import os
