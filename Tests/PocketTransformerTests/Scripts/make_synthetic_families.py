@@ -6,7 +6,7 @@ Run from the package root (needs `python3 -m pip install gguf==0.19.0 numpy` and
 
     python3 Tests/PocketTransformerTests/Scripts/make_synthetic_families.py [OUTPUT_DIR]
 
-Writes into OUTPUT_DIR (default Weights/synthetic, git-ignored), in about 20 seconds:
+Writes into OUTPUT_DIR (default Weights/synthetic, git-ignored), in about 30 seconds:
 
 - synthetic-qwen3.gguf: `general.architecture = "qwen3"`, per-head Q/K norms, no biases, a head
   dimension (`qwen3.attention.key_length` 32) that is not dim / heads (16), tied output.
@@ -14,6 +14,7 @@ Writes into OUTPUT_DIR (default Weights/synthetic, git-ignored), in about 20 sec
   output projection, `rope_freqs.weight` from Llama 3.1's formula (as llama.cpp's
   convert_hf_to_gguf.py computes it) with an original context of 64 positions so that the
   factors bind within a short prompt, `tokenizer.ggml.pre = "llama-bpe"`, BOS added.
+- synthetic-qwen3-q8_0.gguf, synthetic-llama31-q8_0.gguf: the same, block matrices in Q8_0.
 
 Both take the byte-level BPE vocabulary, merges and token types of
 Weights/Qwen2.5-Coder-0.5B-Instruct.gguf (read with gguf.GGUFReader). Qwen's vocabulary has no
@@ -27,7 +28,9 @@ both sides, while a product with Q8_0 weights rounds its input to 8 bits, where 
 one unit in the last place upstream (a float sum taken in another order) can move a value to
 the next step and a logit by a few hundredths, enough to turn a near-tie among 151,936 random
 logits (whose top two are often that close) the other way. With F32 products Pocket and
-llama.cpp agree token for token.
+llama.cpp agree token for token. Each family is also written with the same weights and its
+block matrices in Q8_0 (synthetic-qwen3-q8_0.gguf, synthetic-llama31-q8_0.gguf): those the test
+checks against llama.cpp's tokens up to such near-ties.
 
 The weights come from a fixed seed, so the files are the same on every run with the same gguf
 and numpy versions: synthetic_families.json, which reference_synthetic_families.sh wrote from
@@ -102,14 +105,14 @@ def with_digit_merges(tokenizer):
     return tokens + ["12", "123"], types + [1, 1], merges + ["1 2", "12 3"], special
 
 
-def write(path, arch, shape, seed, tokenizer, pre, add_bos, rope_base, separate_output, rope_factors=None):
+def write(path, arch, shape, seed, tokenizer, pre, add_bos, rope_base, separate_output, rope_factors=None, quantized_blocks=False):
     tokens, types, merges, special = tokenizer
     dim, heads, kv_heads, head_dim, ffn, layers = (shape[k] for k in ("dim", "heads", "kv_heads", "head_dim", "ffn", "layers"))
     vocab = len(tokens)
     w = Weights(seed)
     writer = gguf.GGUFWriter(path, arch)
     writer.add_name(f"synthetic {arch} (random weights)")
-    writer.add_file_type(gguf.LlamaFileType.ALL_F32)
+    writer.add_file_type(gguf.LlamaFileType.MOSTLY_Q8_0 if quantized_blocks else gguf.LlamaFileType.ALL_F32)
     writer.add_block_count(layers)
     writer.add_context_length(4096)
     writer.add_embedding_length(dim)
@@ -140,17 +143,17 @@ def write(path, arch, shape, seed, tokenizer, pre, add_bos, rope_base, separate_
     for l in range(layers):
         p = f"blk.{l}."
         writer.add_tensor(p + "attn_norm.weight", w.norm(dim))
-        add_matrix(writer, p + "attn_q.weight", w.uniform((q, dim), 3.5 / math.sqrt(dim)))
-        add_matrix(writer, p + "attn_k.weight", w.uniform((kv, dim), 3.5 / math.sqrt(dim)))
-        add_matrix(writer, p + "attn_v.weight", w.uniform((kv, dim), 1.7 / math.sqrt(dim)))
+        add_matrix(writer, p + "attn_q.weight", w.uniform((q, dim), 3.5 / math.sqrt(dim)), quantized_blocks)
+        add_matrix(writer, p + "attn_k.weight", w.uniform((kv, dim), 3.5 / math.sqrt(dim)), quantized_blocks)
+        add_matrix(writer, p + "attn_v.weight", w.uniform((kv, dim), 1.7 / math.sqrt(dim)), quantized_blocks)
         if arch == "qwen3":
             writer.add_tensor(p + "attn_q_norm.weight", w.norm(head_dim, 1.5, 2.5))
             writer.add_tensor(p + "attn_k_norm.weight", w.norm(head_dim, 1.5, 2.5))
-        add_matrix(writer, p + "attn_output.weight", w.uniform((dim, q), 5 / math.sqrt(q)))
+        add_matrix(writer, p + "attn_output.weight", w.uniform((dim, q), 5 / math.sqrt(q)), quantized_blocks)
         writer.add_tensor(p + "ffn_norm.weight", w.norm(dim))
-        add_matrix(writer, p + "ffn_gate.weight", w.uniform((ffn, dim), 1.7 / math.sqrt(dim)))
-        add_matrix(writer, p + "ffn_up.weight", w.uniform((ffn, dim), 1.7 / math.sqrt(dim)))
-        add_matrix(writer, p + "ffn_down.weight", w.uniform((dim, ffn), 7 / math.sqrt(ffn)))
+        add_matrix(writer, p + "ffn_gate.weight", w.uniform((ffn, dim), 1.7 / math.sqrt(dim)), quantized_blocks)
+        add_matrix(writer, p + "ffn_up.weight", w.uniform((ffn, dim), 1.7 / math.sqrt(dim)), quantized_blocks)
+        add_matrix(writer, p + "ffn_down.weight", w.uniform((dim, ffn), 7 / math.sqrt(ffn)), quantized_blocks)
     writer.add_tensor("output_norm.weight", w.norm(dim))
     if separate_output:
         add_matrix(writer, "output.weight", w.uniform((vocab, dim), 1.7 / math.sqrt(dim) * 4), quantized=False)
@@ -169,18 +172,24 @@ def main():
     os.makedirs(out, exist_ok=True)
     tokenizer = vocabulary()
     # Qwen3: no BOS (Qwen's files set add_bos_token false), RoPE base 10⁶ as the released models.
-    write(os.path.join(out, "synthetic-qwen3.gguf"), "qwen3",
-          dict(dim=64, heads=4, kv_heads=2, head_dim=32, ffn=128, layers=2), seed=3,
-          tokenizer=tokenizer, pre="qwen2", add_bos=False, rope_base=1_000_000.0, separate_output=False)
+    # Each family twice: every block matrix F32, then the same weights with the block matrices
+    # in Q8_0 ("-q8_0", checked against llama.cpp up to near-ties).
+    for suffix, quantized in [("", False), ("-q8_0", True)]:
+        write(os.path.join(out, f"synthetic-qwen3{suffix}.gguf"), "qwen3",
+              dict(dim=64, heads=4, kv_heads=2, head_dim=32, ffn=128, layers=2), seed=3,
+              tokenizer=tokenizer, pre="qwen2", add_bos=False, rope_base=1_000_000.0, separate_output=False,
+              quantized_blocks=quantized)
     # Llama 3.1: base 500,000 and factor 8, low 1, high 4 as in its config.json; the original
     # context of 64 (8192 in the real model) gives 13 of the 16 pairs a factor of 8 and one a factor
     # between 1 and 8.
     head_dim, base = 32, 500_000.0
     factors = llama31_rope_factors(base, head_dim, factor=8.0, low_frequency_factor=1.0, high_frequency_factor=4.0,
                                    original_context=64)
-    write(os.path.join(out, "synthetic-llama31.gguf"), "llama",
-          dict(dim=64, heads=2, kv_heads=1, head_dim=head_dim, ffn=192, layers=2), seed=31,
-          tokenizer=with_digit_merges(tokenizer), pre="llama-bpe", add_bos=True, rope_base=base, separate_output=True, rope_factors=factors)
+    for suffix, quantized in [("", False), ("-q8_0", True)]:
+        write(os.path.join(out, f"synthetic-llama31{suffix}.gguf"), "llama",
+              dict(dim=64, heads=2, kv_heads=1, head_dim=head_dim, ffn=192, layers=2), seed=31,
+              tokenizer=with_digit_merges(tokenizer), pre="llama-bpe", add_bos=True, rope_base=base, separate_output=True,
+              rope_factors=factors, quantized_blocks=quantized)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def checksum(path):
 
 
 files = []
-for name in ["synthetic-qwen3.gguf", "synthetic-llama31.gguf"]:
+for name in ["synthetic-qwen3.gguf", "synthetic-llama31.gguf", "synthetic-qwen3-q8_0.gguf", "synthetic-llama31-q8_0.gguf"]:
     path = os.path.join("Weights", "synthetic", name)
     cases = []
     for prompt in prompts:
