@@ -222,7 +222,8 @@ let package = Package(
             swiftSettings: kernelSettings),
         .testTarget(
             name: "PocketTransformerTests",
-            dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"], swiftSettings: kernelSettings),
+            dependencies: ["PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"], exclude: ["Scripts"],
+            swiftSettings: kernelSettings),
         .testTarget(
             name: "PocketQuantizerTests",
             dependencies: ["PocketQuantizer", "PocketTransformer", "PocketTokenizer", "PocketKernels", "PocketGGUF"],

@@ -83,7 +83,7 @@ public final class Transformer: @unchecked Sendable {
             headCount: configuration.keyValueHeadCount, headDimension: configuration.headDimension)
         let definition = configuration.architecture.definition
         self.definition = definition
-        blocks = BlockPlan.plans(configuration, positions: capacity)
+        blocks = BlockPlan.plans(configuration, frequencyFactors: weights.ropeFrequencyFactors, positions: capacity)
         embeddingScale = switch definition.embeddingScale {
         case .none: nil
         case .squareRootOfWidth: Float(configuration.embeddingLength).squareRoot()
@@ -287,7 +287,7 @@ public final class Transformer: @unchecked Sendable {
 
     /// RoPE (`rotary`, the layer's table) on each of the `heads` heads of `rows` rows of `x` at
     /// positions `position…`.                                                               (rows, heads · headDim)
-    private func rope(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ rotary: RotaryEmbedding, _ name: TraceName) {
+    private func rope(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ rotary: RotaryTable, _ name: TraceName) {
         let hd = configuration.headDimension, width = heads * hd
         for t in 0..<rows {
             for h in 0..<heads { rotary.apply(to: x + t * width + h * hd, position: position + t) }
@@ -377,19 +377,21 @@ public final class Transformer: @unchecked Sendable {
 /// What one layer does differently from the others, decided at load: its RoPE table (local
 /// layers of a sliding-window family have their own base) and its attention window.
 struct BlockPlan {
-    /// The RoPE table of the layer's base frequency.
-    let rotary: RotaryEmbedding
+    /// The RoPE table of the layer's base frequency, with the file's frequency factors.
+    let rotary: RotaryTable
     /// Positions each query attends to, itself included; `nil` for the whole context.
     let window: Int?
 
     /// One plan per layer of `c`, with a RoPE table per distinct base (shared by the layers
-    /// that use it) for `positions` positions.
-    static func plans(_ c: ModelConfiguration, positions: Int) -> [BlockPlan] {
-        var tables: [Float: RotaryEmbedding] = [:]
+    /// that use it) for `positions` positions; `frequencyFactors` (`rope_freqs.weight`, one
+    /// divisor per rotated pair) apply to every layer, as in llama.cpp.
+    static func plans(_ c: ModelConfiguration, frequencyFactors: UnsafePointer<Float>?, positions: Int) -> [BlockPlan] {
+        var tables: [Float: RotaryTable] = [:]
         return (0..<c.layerCount).map { l in
             let base = c.ropeFrequencyBase(layer: l)
-            let rotary = tables[base] ?? RotaryEmbedding(
-                dimensions: c.ropeDimensionCount, base: base, style: c.architecture.definition.ropeStyle, positions: positions)
+            let rotary = tables[base] ?? RotaryTable(
+                dimensions: c.ropeDimensionCount, base: base, style: c.architecture.definition.ropeStyle, positions: positions,
+                frequencyFactors: frequencyFactors)
             tables[base] = rotary
             // A window as long as the cache never binds: leave such layers global.
             let window = c.isSlidingWindowLayer(l) ? c.slidingWindow.flatMap { $0 < positions ? $0 : nil } : nil

@@ -52,6 +52,9 @@ public struct TransformerWeights: @unchecked Sendable {
     /// Output projection to logits, `vocab × dim` (`output.weight`, or the embedding table when
     /// the model ties them: ``ArchitectureDefinition/tiedOutput``).
     public private(set) var output: WeightMatrix
+    /// Divisors of RoPE's per-pair frequencies, `(ropeDims / 2)` (`rope_freqs.weight`,
+    /// ``ArchitectureDefinition/ropeFrequencyFactors``), when the file has them (Llama 3.1 and later).
+    public let ropeFrequencyFactors: UnsafePointer<Float>?
 
     /// Looks up and validates every tensor the configuration needs.
     ///
@@ -125,6 +128,12 @@ public struct TransformerWeights: @unchecked Sendable {
         }
         self.layers = layers
         outputNorm = try vector(names.outputNorm, count: dim)
+        let factors = try optionalVector(names.ropeFrequencyFactors, count: c.ropeDimensionCount / 2)
+        // Each divides an angle: zero, negative or not finite would make the table meaningless.
+        if let factors, let bad = (0..<(c.ropeDimensionCount / 2)).first(where: { !(factors[$0].isFinite && factors[$0] > 0) }) {
+            throw .invalidTensor(name: names.ropeFrequencyFactors, reason: "factor \(bad) is \(factors[bad]), expected a positive number")
+        }
+        ropeFrequencyFactors = factors
         output = names.tiedOutput && file.tensor(named: names.output) == nil
             ? tokenEmbedding
             : try matrix(names.output, rows: c.vocabularySize, columns: dim)

@@ -7,18 +7,26 @@ import PocketTransformer
 /// A tiny model with random F32 weights, written as a GGUF file in memory and run both by the
 /// Transformer and by a plain double-precision reference written here from the formulas. It
 /// checks shapes, grouped-query attention, both RoPE styles, Q/K/V biases, tied or separate
-/// output projections and Gemma 3's block (scaled embedding, Q/K norms, post-norms, GELU, a
-/// sliding window that binds, two RoPE bases), without any model file.
+/// output projections, Gemma 3's block (scaled embedding, Q/K norms, post-norms, GELU, a
+/// sliding window that binds, two RoPE bases), Qwen3's (Q/K norms, a head dimension of its own)
+/// and RoPE frequency factors (`rope_freqs.weight`), without any model file.
 @Suite struct SyntheticModelTests {
     struct Shape {
         var dim = 64, heads = 4, kvHeads = 2, ffn = 96, layers = 2, vocabulary = 50
-        var headDim: Int { dim / heads }
+        /// `attention.key_length`, when the head dimension is not `dim / heads`.
+        var keyLength: Int? = nil
+        /// `rope_freqs.weight`: one divisor per rotated pair.
+        var ropeFactors: [Float]? = nil
+        var headDim: Int { keyLength ?? dim / heads }
+        /// Width of all query heads together.
+        var queryLength: Int { heads * headDim }
 
         /// The shape for `architecture`: Gemma 3 needs 6 layers for a global one among its
-        /// local ones.
+        /// local ones; Qwen3's heads are wider than `dim / heads` (32, not 16), as in its models.
         static func of(_ architecture: String) -> Shape {
             var shape = Shape()
             if architecture == "gemma3" { shape.layers = 6 }
+            if architecture == "qwen3" { shape.keyLength = 32 }
             return shape
         }
     }
@@ -35,26 +43,28 @@ import PocketTransformer
             (0..<count).map { _ in (random.nextUnitFloat() * 2 - 1) * scale }
         }
         func norm(_ count: Int) -> [Float] { (0..<count).map { _ in 0.8 + random.nextUnitFloat() * 0.4 } }
-        let kv = s.kvHeads * s.headDim
+        let kv = s.kvHeads * s.headDim, q = s.queryLength
         var out: [(String, [Int], [Float])] = [("token_embd.weight", [s.dim, s.vocabulary], values(s.dim * s.vocabulary, scale: 1))]
         for l in 0..<s.layers {
             let p = "blk.\(l)."
             out.append((p + "attn_norm.weight", [s.dim], norm(s.dim)))
-            out.append((p + "attn_q.weight", [s.dim, s.dim], values(s.dim * s.dim, scale: 0.3)))
+            out.append((p + "attn_q.weight", [s.dim, q], values(s.dim * q, scale: 0.3)))
             out.append((p + "attn_k.weight", [s.dim, kv], values(s.dim * kv, scale: 0.3)))
             out.append((p + "attn_v.weight", [s.dim, kv], values(s.dim * kv, scale: 0.3)))
             if architecture == "qwen2" {
-                out.append((p + "attn_q.bias", [s.dim], values(s.dim, scale: 0.2)))
+                out.append((p + "attn_q.bias", [q], values(q, scale: 0.2)))
                 out.append((p + "attn_k.bias", [kv], values(kv, scale: 0.2)))
                 out.append((p + "attn_v.bias", [kv], values(kv, scale: 0.2)))
             }
-            if architecture == "gemma3" {
+            if architecture == "gemma3" || architecture == "qwen3" {
                 out.append((p + "attn_q_norm.weight", [s.headDim], norm(s.headDim)))
                 out.append((p + "attn_k_norm.weight", [s.headDim], norm(s.headDim)))
+            }
+            if architecture == "gemma3" {
                 out.append((p + "post_attention_norm.weight", [s.dim], norm(s.dim)))
                 out.append((p + "post_ffw_norm.weight", [s.dim], norm(s.dim)))
             }
-            out.append((p + "attn_output.weight", [s.dim, s.dim], values(s.dim * s.dim, scale: 0.2)))
+            out.append((p + "attn_output.weight", [q, s.dim], values(q * s.dim, scale: 0.2)))
             out.append((p + "ffn_norm.weight", [s.dim], norm(s.dim)))
             out.append((p + "ffn_gate.weight", [s.dim, s.ffn], values(s.dim * s.ffn, scale: 0.2)))
             out.append((p + "ffn_up.weight", [s.dim, s.ffn], values(s.dim * s.ffn, scale: 0.2)))
@@ -62,6 +72,7 @@ import PocketTransformer
         }
         out.append(("output_norm.weight", [s.dim], norm(s.dim)))
         if !tied { out.append(("output.weight", [s.dim, s.vocabulary], values(s.dim * s.vocabulary, scale: 0.5))) }
+        if let factors = s.ropeFactors { out.append(("rope_freqs.weight", [factors.count], factors)) }
         return out
     }
 
@@ -75,6 +86,7 @@ import PocketTransformer
         writer.setMetadata(a + "feed_forward_length", .uint32(UInt32(s.ffn)))
         writer.setMetadata(a + "attention.head_count", .uint32(UInt32(s.heads)))
         writer.setMetadata(a + "attention.head_count_kv", .uint32(UInt32(s.kvHeads)))
+        if let keyLength = s.keyLength { writer.setMetadata(a + "attention.key_length", .uint32(UInt32(keyLength))) }
         writer.setMetadata(a + "rope.freq_base", .float32(architecture == "gemma3" ? Float(gemmaGlobalBase) : 10_000))
         if architecture == "gemma3" { writer.setMetadata(a + "attention.sliding_window", .uint32(UInt32(gemmaWindow))) }
         writer.setMetadata(a + "attention.layer_norm_rms_epsilon", .float32(1e-5))
@@ -107,7 +119,7 @@ import PocketTransformer
             let d = s.headDim, base = gemma && !isLocal(layer) ? gemmaGlobalBase : 10_000
             for head in 0..<(x.count / d) {
                 for i in 0..<(d / 2) {
-                    let theta = Double(position) * pow(base, -2 * Double(i) / Double(d))
+                    let theta = Double(position) * pow(base, -2 * Double(i) / Double(d)) / Double(s.ropeFactors?[i] ?? 1)
                     let (a, b) = architecture != "llama" ? (head * d + i, head * d + i + d / 2) : (head * d + 2 * i, head * d + 2 * i + 1)
                     let (u, v) = (x[a], x[b])
                     x[a] = u * cos(theta) - v * sin(theta)
@@ -118,7 +130,7 @@ import PocketTransformer
         let kvLength = s.kvHeads * s.headDim
         var keys = [[[Double]]](repeating: [], count: s.layers), values = keys
         var logits: [[Double]] = []
-        // RMSNorm of each head of `x` with the one per-head weight `name` (Gemma's Q/K norms).
+        // RMSNorm of each head of `x` with the one per-head weight `name` (Gemma's and Qwen3's Q/K norms).
         func headNorm(_ x: [Double], _ name: String) -> [Double] {
             stride(from: 0, to: x.count, by: s.headDim).flatMap { rmsnorm(Array(x[$0..<($0 + s.headDim)]), name) }
         }
@@ -129,13 +141,13 @@ import PocketTransformer
             for l in 0..<s.layers {
                 let p = "blk.\(l)."
                 let h = rmsnorm(x, p + "attn_norm.weight")
-                var q = matvec(p + "attn_q.weight", h, rows: s.dim)
+                var q = matvec(p + "attn_q.weight", h, rows: s.queryLength)
                 var k = matvec(p + "attn_k.weight", h, rows: kvLength)
                 var v = matvec(p + "attn_v.weight", h, rows: kvLength)
                 if let b = w[p + "attn_q.bias"] { q = zip(q, b).map(+) }
                 if let b = w[p + "attn_k.bias"] { k = zip(k, b).map(+) }
                 if let b = w[p + "attn_v.bias"] { v = zip(v, b).map(+) }
-                if gemma {
+                if w[p + "attn_q_norm.weight"] != nil {
                     q = headNorm(q, p + "attn_q_norm.weight")
                     k = headNorm(k, p + "attn_k_norm.weight")
                 }
@@ -145,7 +157,7 @@ import PocketTransformer
                 let first = isLocal(l) ? max(0, position - gemmaWindow + 1) : 0
                 keys[l].append(k)
                 values[l].append(v)
-                var attention = [Double](repeating: 0, count: s.dim)
+                var attention = [Double](repeating: 0, count: s.queryLength)
                 for head in 0..<s.heads {
                     let kvHead = head / (s.heads / s.kvHeads)
                     let qh = q[(head * s.headDim)..<((head + 1) * s.headDim)]
@@ -177,9 +189,21 @@ import PocketTransformer
         return logits
     }
 
-    @Test(arguments: [("llama", true), ("llama", false), ("qwen2", true), ("gemma3", true)])
+    @Test(arguments: [("llama", true), ("llama", false), ("qwen2", true), ("qwen3", true), ("gemma3", true)])
     func forwardPassMatchesTheFormulas(architecture: String, tied: Bool) throws {
-        let shape = Shape.of(architecture)
+        try checkForwardPass(Shape.of(architecture), architecture: architecture, tied: tied)
+    }
+
+    /// `rope_freqs.weight` divides each pair's angle by its factor, in every family that has it
+    /// (Llama 3.1's long-context scaling): factors of 1 and 8 and one between, on both RoPE styles.
+    @Test(arguments: ["llama", "qwen2"])
+    func ropeFrequencyFactorsMatchTheFormulas(architecture: String) throws {
+        var shape = Shape.of(architecture)
+        shape.ropeFactors = [1, 2.5, 8, 8, 8, 8, 8, 8]
+        try checkForwardPass(shape, architecture: architecture, tied: true)
+    }
+
+    private func checkForwardPass(_ shape: Shape, architecture: String, tied: Bool) throws {
         let tensors = Self.weights(shape, architecture: architecture, tied: tied, seed: 7)
         let file = try Self.file(shape, architecture: architecture, tied: tied, tensors: tensors)
         let tokens = [3, 17, 42, 0, 8, 8, 49, 21]
@@ -271,6 +295,14 @@ import PocketTransformer
         wrong[index] = ("blk.0.attn_k.weight", [shape.dim, shape.dim], [Float](repeating: 0, count: shape.dim * shape.dim))
         let bad = try Self.file(shape, architecture: "llama", tied: true, tensors: wrong)
         #expect(throws: TransformerError.self) { try Transformer(file: bad, contextLength: 8) }
+        // A RoPE frequency factor divides an angle: zero is refused, naming the tensor.
+        var zeroFactor = shape
+        zeroFactor.ropeFactors = [1, 0, 8, 8, 8, 8, 8, 8]
+        let factors = try Self.file(
+            zeroFactor, architecture: "llama", tied: true, tensors: Self.weights(zeroFactor, architecture: "llama", tied: true, seed: 1))
+        #expect(throws: TransformerError.invalidTensor(name: "rope_freqs.weight", reason: "factor 1 is 0.0, expected a positive number")) {
+            try Transformer(file: factors, contextLength: 8)
+        }
     }
 
     @Test func unsupportedArchitecturesAreNamed() throws {

@@ -38,6 +38,10 @@ public struct ArchitectureDefinition: Sendable {
     /// Interleaved local (sliding-window) and global attention layers; `nil` when every layer
     /// attends to the whole context.
     public var slidingWindow: SlidingWindowPattern? = nil
+    /// Per-pair divisors of RoPE's frequencies, `(ropeDims / 2)` F32, read when the file has the
+    /// tensor (llama.cpp's converter writes Llama 3.1's long-context scaling as
+    /// `rope_freqs.weight`): pair `i` turns by `p · base^(-2i/d) / factor_i`, in every layer.
+    public var ropeFrequencyFactors: String = "rope_freqs.weight"
 
     /// The prefix of block `layer`'s tensor names: `blk.<layer>.`, as llama.cpp names them for
     /// every family.
