@@ -31,7 +31,12 @@ public struct RotaryEmbedding: @unchecked Sendable {
     private let table: [Float]
 
     /// Builds the table for positions `0..<positions`.
-    public init(dimensions: Int, base: Float, style: RoPEStyle, positions: Int) {
+    ///
+    /// - Parameter frequencyFactors: When given, `dimensions / 2` divisors, one per pair (a
+    ///   file's `rope_freqs.weight`, Llama 3.1's long-context scaling): pair `i` then turns by
+    ///   `θ_i / factor_i`, as ggml's `ggml_rope_cache_init` divides each angle of its running
+    ///   product.
+    public init(dimensions: Int, base: Float, style: RoPEStyle, positions: Int, frequencyFactors: UnsafePointer<Float>? = nil) {
         precondition(dimensions >= 0 && dimensions % 2 == 0, "RoPE dimensions must be even")
         self.dimensions = dimensions
         self.style = style
@@ -42,8 +47,10 @@ public struct RotaryEmbedding: @unchecked Sendable {
         for p in 0..<positions {
             var theta = Float(p)
             for i in 0..<pairs {
-                table[p * pairs + i] = cosf(theta)
-                table[(positions + p) * pairs + i] = sinf(theta)
+                // The running product keeps llama.cpp's rounding; a factor divides a copy.
+                let angle = frequencyFactors.map { theta / $0[i] } ?? theta
+                table[p * pairs + i] = cosf(angle)
+                table[(positions + p) * pairs + i] = sinf(angle)
                 theta *= step
             }
         }

@@ -287,7 +287,7 @@ public final class Transformer: @unchecked Sendable {
 
     /// RoPE (`rotary`, the layer's table) on each of the `heads` heads of `rows` rows of `x` at
     /// positions `position…`.                                                               (rows, heads · headDim)
-    private func rope(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ rotary: RotaryTable, _ name: TraceName) {
+    private func rope(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ rotary: RotaryEmbedding, _ name: TraceName) {
         let hd = configuration.headDimension, width = heads * hd
         for t in 0..<rows {
             for h in 0..<heads { rotary.apply(to: x + t * width + h * hd, position: position + t) }
@@ -378,7 +378,7 @@ public final class Transformer: @unchecked Sendable {
 /// layers of a sliding-window family have their own base) and its attention window.
 struct BlockPlan {
     /// The RoPE table of the layer's base frequency, with the file's frequency factors.
-    let rotary: RotaryTable
+    let rotary: RotaryEmbedding
     /// Positions each query attends to, itself included; `nil` for the whole context.
     let window: Int?
 
@@ -386,10 +386,10 @@ struct BlockPlan {
     /// that use it) for `positions` positions; `frequencyFactors` (`rope_freqs.weight`, one
     /// divisor per rotated pair) apply to every layer, as in llama.cpp.
     static func plans(_ c: ModelConfiguration, frequencyFactors: UnsafePointer<Float>?, positions: Int) -> [BlockPlan] {
-        var tables: [Float: RotaryTable] = [:]
+        var tables: [Float: RotaryEmbedding] = [:]
         return (0..<c.layerCount).map { l in
             let base = c.ropeFrequencyBase(layer: l)
-            let rotary = tables[base] ?? RotaryTable(
+            let rotary = tables[base] ?? RotaryEmbedding(
                 dimensions: c.ropeDimensionCount, base: base, style: c.architecture.definition.ropeStyle, positions: positions,
                 frequencyFactors: frequencyFactors)
             tables[base] = rotary

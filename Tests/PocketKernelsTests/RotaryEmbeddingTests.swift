@@ -20,6 +20,18 @@ import Testing
         }
     }
 
+    @Test func frequencyFactorsDivideEachPairsAngle() {
+        // d = 4, base = 100, factors (1, 8): pair 0 turns by p, pair 1 by p / 10 / 8.
+        let factors: [Float] = [1, 8]
+        let rope = factors.withUnsafeBufferPointer {
+            RotaryEmbedding(dimensions: 4, base: 100, style: .halves, positions: 4, frequencyFactors: $0.baseAddress)
+        }
+        var x: [Float] = [1, 1, 0, 0]
+        rope.apply(to: &x, position: 3)
+        #expect(abs(x[0] - cos(3)) < 1e-6 && abs(x[2] - sin(3)) < 1e-6)
+        #expect(abs(x[1] - cos(0.0375)) < 1e-6 && abs(x[3] - sin(0.0375)) < 1e-6)
+    }
+
     @Test func adjacentPairsRotateByPositionTimesFrequency() {
         // d = 4, base = 100: pair 0 turns by p, pair 1 by p / 10.
         let rope = RotaryEmbedding(dimensions: 4, base: 100, style: .adjacentPairs, positions: 3)
