@@ -22,17 +22,9 @@ enum ThroughputCommand {
         var decodeBandwidthBytesPerSecond: Double
         var machineReadBandwidthBytesPerSecond: Double
         var note: String?
-        /// With `--depth N`: one prefill of `N` tokens into a context of `N + 64`, then 64
-        /// decoded tokens at that depth (one run each).
-        var longContext: LongContext?
-    }
-
-    /// Throughput deep into a long context, where attention reads a long cache per token.
-    struct LongContext: Encodable {
+        /// Tokens already in the cache before each prefill and decode (`--depth`, llama-bench's
+        /// `-d`): the rates above are measured after them; the time to first token is not.
         var depth: Int
-        var contextLength: Int
-        var prefillTokensPerSecond: Double
-        var decode64TokensPerSecond: Double
     }
 
     static func run(_ argv: [String]) throws {
@@ -168,22 +160,19 @@ enum ThroughputCommand {
 
     static func measure(_ path: String, pool: ThreadPool, repetitions: Int, depth: Int) throws -> Result {
         Machine.resetPeakResidentBytes()
-        let benchmarked = try BenchmarkedModel(path: path, pool: pool)
+        let benchmarked = try BenchmarkedModel(path: path, pool: pool, depth: depth)
         let file = benchmarked.file, model = benchmarked.model
         func tokens(_ n: Int) -> [Int] { benchmarked.tokens(n) }
 
         func prefill(_ n: Int) throws -> Summary {
             var rates: [Double] = []
-            for _ in 0..<repetitions {
-                model.truncate(to: 0)
-                let prompt = tokens(n)
-                rates.append(Double(n) / (try Machine.time { try model.evaluate(prompt, logits: .last) }))
-            }
+            for _ in 0..<repetitions { rates.append(Double(n) / (try benchmarked.prefillSeconds(n))) }
             return Summary(rates)
         }
         let pp64 = try prefill(64)
         let pp512 = try prefill(512)
 
+        // From an empty cache at any depth: a user's first answer.
         var firstToken: [Double] = []
         for _ in 0..<repetitions {
             model.truncate(to: 0)
@@ -210,24 +199,12 @@ enum ThroughputCommand {
 
         // Decode reads every matrix once per token; a tied output reads the embedding table too.
         let tied = file.tensor(named: "output.weight") == nil
+        // At a depth, each token also reads the cache up to its position: on average the depth
+        // plus 64, half the decoded tokens.
+        let cachePositionBytes = model.cache.byteCount / model.contextLength
         let bytesPerToken = file.tensors.reduce(0) { total, tensor in
             tensor.name == "token_embd.weight" && !tied ? total : total + tensor.byteCount
-        }
-        var longContext: LongContext?
-        if depth > 0 {
-            let contextLength = min(depth + 64, model.configuration.trainedContextLength)
-            guard contextLength > 64 else {
-                throw BenchError(message: "--depth \(depth) does not fit \(path)'s trained context of \(model.configuration.trainedContextLength)")
-            }
-            progress("long context: prefill \(contextLength - 64) tokens, then decode 64...")
-            let deep = try Transformer(file: file, contextLength: contextLength, batchSize: 64, pool: pool)
-            let prompt = tokens(contextLength - 64), steps = tokens(64)
-            let prefillSeconds = try Machine.time { try deep.evaluate(prompt, logits: .last) }
-            let decodeSeconds = try Machine.time { for token in steps { _ = try deep.evaluate([token]) } }
-            longContext = LongContext(
-                depth: contextLength - 64, contextLength: contextLength,
-                prefillTokensPerSecond: Double(prompt.count) / prefillSeconds, decode64TokensPerSecond: 64 / decodeSeconds)
-        }
+        } + (depth > 0 ? (depth + 64) * cachePositionBytes : 0)
         return Result(
             model: URL(fileURLWithPath: path).lastPathComponent, fileBytes: file.byteCount,
             threads: pool.threadCount, cpu: Machine.cpuName(),
@@ -236,12 +213,13 @@ enum ThroughputCommand {
             kvCacheBytes: model.cache.byteCount, decodeBytesPerToken: bytesPerToken,
             decodeBandwidthBytesPerSecond: Double(bytesPerToken) * tg128.median,
             machineReadBandwidthBytesPerSecond: bandwidth,
-            note: path.contains("synthetic") ? "random weights: throughput only" : nil, longContext: longContext)
+            note: path.contains("synthetic") ? "random weights: throughput only" : nil, depth: depth)
     }
 
     static func printTable(_ results: [Result], repetitions: Int) {
         let first = results[0]
-        print("Pocket benchmark — \(first.cpu), \(first.threads) threads, \(repetitions) repetitions (median ± half range)")
+        print("Pocket benchmark — \(first.cpu), \(first.threads) threads, \(repetitions) repetitions (median ± half range)"
+              + (first.depth > 0 ? ", prefill and decode after \(first.depth) cached tokens" : ""))
         for r in results {
             print("")
             print("\(r.model) (\(String(format: "%.1f", Double(r.fileBytes) / 1e6)) MB)\(r.note.map { " — \($0)" } ?? "")")
@@ -255,12 +233,6 @@ enum ThroughputCommand {
                          r.machineReadBandwidthBytesPerSecond / 1e9))
             print(String(format: "  peak RSS                %.1f MB (model file %.1f MB, KV cache reserved %.1f MB)",
                          Double(r.peakResidentBytes) / 1e6, Double(r.fileBytes) / 1e6, Double(r.kvCacheBytes) / 1e6))
-            if let deep = r.longContext {
-                print("  long context (\(deep.contextLength)-token context, one run):")
-                print(String(format: "    prefill to %-10d  %.1f tokens/s", deep.depth, deep.prefillTokensPerSecond))
-                print(String(format: "    decode tg64 at %-6d  %.1f tokens/s (%.0f%% of tg128)", deep.depth, deep.decode64TokensPerSecond,
-                             100 * deep.decode64TokensPerSecond / r.decode128TokensPerSecond.median))
-            }
         }
     }
 

@@ -23,8 +23,8 @@ let benchUsage = """
 
     Without --model: the default model, its q2_K requantization (written with Pocket's quantizer
     when missing) and the synthetic 3B Q2_K model, each if present in Weights/ (missing ones are
-    listed with the command that creates them). --depth N adds, per model, one prefill of N
-    tokens into a context of N + 64 and 64 decoded tokens at that depth (long-context attention).
+    listed with the command that creates them). --depth N measures prefill and decode
+    after N tokens already in the cache, as llama-bench's -d N (long-context attention).
     Decode is reported against the memory bandwidth probed just before and after it. With
     POCKET_BENCH_LOG=FILE set, each model's full result is also appended to FILE as a JSON line.
     --prefetch D,... (for example 0,2048; formerly --read-ahead) times only decode (tg128, or
