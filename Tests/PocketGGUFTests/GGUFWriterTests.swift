@@ -82,6 +82,29 @@ struct GGUFWriterTests {
         }
     }
 
+    @Test func iQuantTensorsLoad() throws {
+        // IQ4_NL (blocks of 32, 18 bytes) and IQ4_XS (256, 136 bytes) pass the reader's checks.
+        try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("iq4.gguf")
+        let tensors: [(name: String, dimensions: [Int], type: GGMLType)] = [
+            ("t.iq4_nl", [64, 3], .iq4_nl), ("t.iq4_xs", [512, 2], .iq4_xs),
+        ]
+        var writer = GGUFWriter()
+        writer.setMetadata("general.architecture", .string("llama"))
+        for t in tensors {
+            writer.addTensor(name: t.name, dimensions: t.dimensions, type: t.type,
+                             byteCount: GGUFTensorInfo.byteCount(dimensions: t.dimensions, type: t.type)!)
+        }
+        try writer.write(to: url) { index, tensor, sink in
+            try [UInt8](repeating: UInt8(index + 1), count: tensor.byteCount).withUnsafeBytes { try sink($0) }
+        }
+        let file = try GGUFFile(contentsOf: url)
+        #expect(file.tensors.map(\.type) == [.iq4_nl, .iq4_xs])
+        #expect(file.tensors.map(\.byteCount) == [3 * 2 * 18, 2 * 2 * 136])
+        #expect(Array(file.bytes(of: file.tensors[1])) == [UInt8](repeating: 2, count: 544))
+    }
+
     /// The writer's bytes are the file `gguf.GGUFReader` read, as recorded in writer_sample.json
     /// (its size and CRC-32, then everything the reader saw). To regenerate: run the tests with
     /// POCKET_REGENERATE_FIXTURES=1 (writes Fixtures/writer_sample.gguf, not committed), then the

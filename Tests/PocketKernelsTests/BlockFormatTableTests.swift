@@ -18,6 +18,8 @@ import Testing
         .q4_K: (4, 12 + 4),  // 8 six-bit scales + 8 six-bit mins, d, dmin
         .q5_K: (5, 12 + 4),  // as Q4_K
         .q6_K: (6, 16 + 2),  // 16 int8 scales, d
+        .iq4_nl: (4, 2),  // d
+        .iq4_xs: (4, 2 + 2 + 4),  // d, scales_h (8 × 2 high bits), scales_l (8 × 4 low bits)
     ]
 
     @Test(arguments: BlockFormats.all.map { $0.type })

@@ -41,6 +41,8 @@ HALF_FIELDS = {
     T.Q4_K: [0, 2],
     T.Q5_K: [0, 2],
     T.Q6_K: [208],
+    T.IQ4_NL: [0],
+    T.IQ4_XS: [0],
 }
 
 
@@ -83,6 +85,8 @@ FORMATS = [
     (T.Q4_0, None), (T.Q4_1, None), (T.Q5_0, None), (T.Q5_1, None), (T.Q8_0, None),
     (T.Q2_K, None), (T.Q3_K, None), (T.Q4_K, None), (T.Q5_K, None), (T.Q6_K, None),
     (T.BF16, bf16_values),
+    # Appended after the first formats so that their fixtures (one random stream) stay the same.
+    (T.IQ4_NL, None), (T.IQ4_XS, None),
 ]
 
 
