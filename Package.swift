@@ -239,3 +239,28 @@ let package = Package(
         .testTarget(name: "PocketCLITests", dependencies: ["PocketCLI"], swiftSettings: kernelSettings),
     ]
 )
+
+// CI's narrower builds (.ci/run): `POCKET_TESTS=PocketKernelsTests,…` declares only those test
+// targets, the targets they depend on and the products made of those, so running one layer's
+// tests in another build mode compiles that layer and the ones below it, not the whole package.
+if let names = environment["POCKET_TESTS"], !names.isEmpty {
+    var kept = Set<String>()
+    var pending = names.split(separator: ",").map(String.init)
+    while let name = pending.popLast() {
+        guard let target = package.targets.first(where: { $0.name == name }) else {
+            fatalError("POCKET_TESTS names \(name), which is not a target of this package")
+        }
+        guard kept.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return !targets.allSatisfy(kept.contains)
+    }
+}

@@ -43,6 +43,14 @@ HALF_FIELDS = {
     T.Q6_K: [208],
     T.IQ4_NL: [0],
     T.IQ4_XS: [0],
+    T.IQ2_XXS: [0],
+    T.IQ2_XS: [0],
+    T.IQ2_S: [0],
+    T.IQ3_XXS: [0],
+    T.IQ3_S: [0],
+    T.IQ1_S: [0],
+    T.TQ1_0: [52],
+    T.TQ2_0: [64],
 }
 
 
@@ -57,6 +65,20 @@ def quantized_blocks(rng, qtype):
     blocks = rng.integers(0, 256, size=(BLOCKS, type_size), dtype=np.uint8)
     for offset in HALF_FIELDS[qtype]:
         blocks[:, offset:offset + 2] = finite_halves(rng, BLOCKS).view(np.uint8).reshape(BLOCKS, 2)
+    return blocks.reshape(-1)
+
+
+def iq1_m_blocks(rng):
+    """IQ1_M has no fp16 field: its scale's 16 bits are the top nibbles of the four little-endian
+    16-bit words of `scales` (bytes 48..<56), lowest nibble in the first word."""
+    _, type_size = gguf.GGML_QUANT_SIZES[T.IQ1_M]
+    blocks = rng.integers(0, 256, size=(BLOCKS, type_size), dtype=np.uint8)
+    scale_bits = finite_halves(rng, BLOCKS).view(np.uint16).astype(np.uint16)
+    words = blocks[:, 48:56].copy().view("<u2")
+    for i in range(4):
+        nibble = (scale_bits >> np.uint16(4 * i)) & np.uint16(0xF)
+        words[:, i] = (words[:, i] & np.uint16(0x0FFF)) | (nibble << np.uint16(12))
+    blocks[:, 48:56] = words.view(np.uint8)
     return blocks.reshape(-1)
 
 
@@ -87,6 +109,8 @@ FORMATS = [
     (T.BF16, bf16_values),
     # Appended after the first formats so that their fixtures (one random stream) stay the same.
     (T.IQ4_NL, None), (T.IQ4_XS, None),
+    (T.IQ2_XXS, None), (T.IQ2_XS, None), (T.IQ2_S, None), (T.IQ3_XXS, None), (T.IQ3_S, None),
+    (T.IQ1_S, None), (T.IQ1_M, iq1_m_blocks), (T.TQ1_0, None), (T.TQ2_0, None),
 ]
 
 
