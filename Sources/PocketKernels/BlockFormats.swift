@@ -37,6 +37,8 @@ public enum BlockFormats {
         case .q4_K: visitor.visit(quantized: Q4_K.self)
         case .q5_K: visitor.visit(quantized: Q5_K.self)
         case .q6_K: visitor.visit(quantized: Q6_K.self)
+        case .iq3_xxs: visitor.visit(quantized: IQ3_XXS.self)
+        case .iq3_s: visitor.visit(quantized: IQ3_S.self)
         case .iq4_nl: visitor.visit(quantized: IQ4_NL.self)
         case .iq4_xs: visitor.visit(quantized: IQ4_XS.self)
         case .bf16: visitor.visit(plain: BF16.self)

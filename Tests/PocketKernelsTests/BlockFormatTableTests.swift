@@ -18,6 +18,8 @@ import Testing
         .q4_K: (4, 12 + 4),  // 8 six-bit scales + 8 six-bit mins, d, dmin
         .q5_K: (5, 12 + 4),  // as Q4_K
         .q6_K: (6, 16 + 2),  // 16 int8 scales, d
+        .iq3_xxs: (3, 2),  // d (the 4-bit sub-block scales share qs's sign words)
+        .iq3_s: (3, 2 + 8 + 4),  // d, qh (ninth grid-index bits, counted here: value bits are whole), scales
         .iq4_nl: (4, 2),  // d
         .iq4_xs: (4, 2 + 2 + 4),  // d, scales_h (8 × 2 high bits), scales_l (8 × 4 low bits)
     ]
