@@ -4,9 +4,10 @@ import Testing
 
 /// The traits table and each format's byte layout against its formula.
 @Suite struct BlockFormatTableTests {
-    /// Bits of each weight's quantized value and bytes of scales per block, read off ggml's
-    /// block definitions (independently of the formats' own `layout`).
-    static let formula: [GGMLType: (valueBits: Int, scaleBytes: Int)] = [
+    /// Bits of each weight's quantized value (fractional where a group of weights shares an
+    /// index, a sign byte or a ninth bit) and bytes of scales per block, read off ggml's block
+    /// definitions (independently of the formats' own `layout`).
+    static let formula: [GGMLType: (valueBits: Double, scaleBytes: Int)] = [
         .f32: (32, 0), .f16: (16, 0), .bf16: (16, 0),
         .q4_0: (4, 2),  // d
         .q4_1: (4, 4),  // d, m
@@ -19,7 +20,7 @@ import Testing
         .q5_K: (5, 12 + 4),  // as Q4_K
         .q6_K: (6, 16 + 2),  // 16 int8 scales, d
         .iq3_xxs: (3, 2),  // d (the 4-bit sub-block scales share qs's sign words)
-        .iq3_s: (3, 2 + 8 + 4),  // d, qh (ninth grid-index bits, counted here: value bits are whole), scales
+        .iq3_s: (3.25, 2 + 4),  // 9-bit index per 4 weights (qs + qh), a sign bit per weight; d, 4-bit scales
         .iq4_nl: (4, 2),  // d
         .iq4_xs: (4, 2 + 2 + 4),  // d, scales_h (8 × 2 high bits), scales_l (8 × 4 low bits)
     ]
@@ -29,9 +30,11 @@ import Testing
         let format = try #require(BlockFormats.format(for: type))
         let formula = try #require(Self.formula[type], "no byte-size formula for \(type) in this test")
         let n = format.weightsPerBlock
-        #expect(format.bytesPerBlock == n * formula.valueBits / 8 + formula.scaleBytes)
+        let valueBits = Double(n) * formula.valueBits
+        try #require(valueBits == valueBits.rounded() && Int(valueBits) % 8 == 0, "\(type): values are not whole bytes")
+        #expect(format.bytesPerBlock == Int(valueBits) / 8 + formula.scaleBytes)
         #expect(format.bytesPerBlock == type.typeSize)
-        #expect(format.bitsPerWeight == Double(formula.valueBits) + Double(8 * formula.scaleBytes) / Double(n))
+        #expect(format.bitsPerWeight == formula.valueBits + Double(8 * formula.scaleBytes) / Double(n))
 
         // The layout tiles the block in order, and its value and scale bytes match the formula.
         var next = 0
@@ -43,7 +46,7 @@ import Testing
         #expect(next == format.bytesPerBlock, "\(type): fields end at \(next) of \(format.bytesPerBlock)")
         let valueBytes = format.layout.filter { $0.role == .values }.map(\.byteCount).reduce(0, +)
         let scaleBytes = format.layout.filter { $0.role == .scales }.map(\.byteCount).reduce(0, +)
-        #expect(valueBytes * 8 == n * formula.valueBits)
+        #expect(valueBytes * 8 == Int(valueBits))
         #expect(scaleBytes == formula.scaleBytes)
         #expect(Set(format.layout.map(\.name)).count == format.layout.count, "\(type): duplicate field names")
     }

@@ -18,9 +18,6 @@ import PocketGGUF
 //                      bit w negates weight w)
 //   106..<110  scales  4-bit ls: low nibble of byte k for sub-block 2k, high nibble for 2k + 1
 //
-// The layout lists `qh` with the scales: the table's byte formula counts whole bits per weight
-// (3: the index bytes and the signs), so the 8 bytes of ninth bits fall in the overhead.
-//
 // Reference order (float32): db = d·(1 + 2·ls), then (db·grid)·(±1), each product exact
 // (11 + 5 and 16 + 4 significant bits).
 
@@ -40,7 +37,7 @@ public enum IQ3_S: BlockFormat {
     public static let layout = [
         BlockField("d", at: dOffset, bytes: 2, .scales),
         BlockField("qs", at: qsOffset, bytes: 64, .values),
-        BlockField("qh", at: qhOffset, bytes: 8, .scales),
+        BlockField("qh", at: qhOffset, bytes: 8, .values),
         BlockField("signs", at: signsOffset, bytes: 32, .values),
         BlockField("scales", at: scalesOffset, bytes: 4, .scales),
     ]
