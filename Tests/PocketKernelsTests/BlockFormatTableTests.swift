@@ -5,8 +5,11 @@ import Testing
 /// The traits table and each format's byte layout against its formula.
 @Suite struct BlockFormatTableTests {
     /// Bits of each weight's quantized value and bytes of scales per block, read off ggml's
-    /// block definitions (independently of the formats' own `layout`).
-    static let formula: [GGMLType: (valueBits: Int, scaleBytes: Int)] = [
+    /// block definitions (independently of the formats' own `layout`). Value bits are a
+    /// fraction where the values' bytes are not a whole number of bits per weight (TQ1_0's
+    /// base-3 digits, IQ1's 11-bit codebook indices per 8 weights); every such fraction is
+    /// exact in binary, so the size checks below stay exact.
+    static let formula: [GGMLType: (valueBits: Double, scaleBytes: Int)] = [
         .f32: (32, 0), .f16: (16, 0), .bf16: (16, 0),
         .q4_0: (4, 2),  // d
         .q4_1: (4, 4),  // d, m
@@ -20,6 +23,14 @@ import Testing
         .q6_K: (6, 16 + 2),  // 16 int8 scales, d
         .iq4_nl: (4, 2),  // d
         .iq4_xs: (4, 2 + 2 + 4),  // d, scales_h (8 × 2 high bits), scales_l (8 × 4 low bits)
+        // qs: 8 index bits per group of 8 weights (1 bit each); qh: 16 bits per 32 weights (4 × 3
+        // index bits, 3-bit scale, δ's sign; counted as values like other split-off high bits).
+        .iq1_s: (1 + 0.5, 2),  // d
+        // qs as IQ1_S's (1 bit each); qh: a nibble per group of 8 (3 index bits, δ's sign).
+        .iq1_m: (1 + 0.5, 8),  // scales: 4 words of 3 × 3-bit scales and a nibble of the fp16 d
+        // 240 digits five to a byte (48 bytes) and 16 four to a byte (4 bytes): 416 bits.
+        .tq1_0: (416.0 / 256, 2),  // d
+        .tq2_0: (2, 2),  // d
     ]
 
     @Test(arguments: BlockFormats.all.map { $0.type })
@@ -27,9 +38,9 @@ import Testing
         let format = try #require(BlockFormats.format(for: type))
         let formula = try #require(Self.formula[type], "no byte-size formula for \(type) in this test")
         let n = format.weightsPerBlock
-        #expect(format.bytesPerBlock == n * formula.valueBits / 8 + formula.scaleBytes)
+        #expect(Double(format.bytesPerBlock) == Double(n) * formula.valueBits / 8 + Double(formula.scaleBytes))
         #expect(format.bytesPerBlock == type.typeSize)
-        #expect(format.bitsPerWeight == Double(formula.valueBits) + Double(8 * formula.scaleBytes) / Double(n))
+        #expect(format.bitsPerWeight == formula.valueBits + Double(8 * formula.scaleBytes) / Double(n))
 
         // The layout tiles the block in order, and its value and scale bytes match the formula.
         var next = 0
@@ -41,7 +52,7 @@ import Testing
         #expect(next == format.bytesPerBlock, "\(type): fields end at \(next) of \(format.bytesPerBlock)")
         let valueBytes = format.layout.filter { $0.role == .values }.map(\.byteCount).reduce(0, +)
         let scaleBytes = format.layout.filter { $0.role == .scales }.map(\.byteCount).reduce(0, +)
-        #expect(valueBytes * 8 == n * formula.valueBits)
+        #expect(Double(valueBytes * 8) == Double(n) * formula.valueBits)
         #expect(scaleBytes == formula.scaleBytes)
         #expect(Set(format.layout.map(\.name)).count == format.layout.count, "\(type): duplicate field names")
     }
