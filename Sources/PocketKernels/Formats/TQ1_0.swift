@@ -13,7 +13,8 @@ import PocketGGUF
 // Byte layout (ggml's block_tq1_0):
 //   0..<32    qs[0..<32]    5 digits per byte: digit j of byte l is weight 32j + l (0…159)
 //   32..<48   qs[32..<48]   5 digits per byte: digit j of byte 32 + l is weight 160 + 16j + l
-//   48..<52   qh            4 digits per byte: digit j of byte 48 + l is weight 240 + 4j + l
+//   48..<52   qh            4 digits per byte (the fifth is 0): digit j of byte 48 + l is weight
+//                           240 + 4j + l
 //   52..<54   d             fp16 super-block scale
 //
 // Reference order: d·Float(t − 1), one float32 product (exact).
