@@ -38,10 +38,14 @@ public enum BlockFormats {
         case .q5_K: visitor.visit(quantized: Q5_K.self)
         case .q6_K: visitor.visit(quantized: Q6_K.self)
         case .iq3_xxs: visitor.visit(quantized: IQ3_XXS.self)
-        case .iq3_s: visitor.visit(quantized: IQ3_S.self)
+        case .iq1_s: visitor.visit(quantized: IQ1_S.self)
         case .iq4_nl: visitor.visit(quantized: IQ4_NL.self)
+        case .iq3_s: visitor.visit(quantized: IQ3_S.self)
         case .iq4_xs: visitor.visit(quantized: IQ4_XS.self)
+        case .iq1_m: visitor.visit(quantized: IQ1_M.self)
         case .bf16: visitor.visit(plain: BF16.self)
+        case .tq1_0: visitor.visit(quantized: TQ1_0.self)
+        case .tq2_0: visitor.visit(quantized: TQ2_0.self)
         default: nil
         }
     }

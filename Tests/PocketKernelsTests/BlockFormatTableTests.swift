@@ -4,9 +4,11 @@ import Testing
 
 /// The traits table and each format's byte layout against its formula.
 @Suite struct BlockFormatTableTests {
-    /// Bits of each weight's quantized value (fractional where a group of weights shares an
-    /// index, a sign byte or a ninth bit) and bytes of scales per block, read off ggml's block
-    /// definitions (independently of the formats' own `layout`).
+    /// Bits of each weight's quantized value and bytes of scales per block, read off ggml's
+    /// block definitions (independently of the formats' own `layout`). Value bits are a
+    /// fraction where the values' bytes are not a whole number of bits per weight (TQ1_0's
+    /// base-3 digits, IQ1's 11-bit codebook indices per 8 weights); every such fraction is
+    /// exact in binary, so the size checks below stay exact.
     static let formula: [GGMLType: (valueBits: Double, scaleBytes: Int)] = [
         .f32: (32, 0), .f16: (16, 0), .bf16: (16, 0),
         .q4_0: (4, 2),  // d
@@ -23,6 +25,14 @@ import Testing
         .iq3_s: (3.25, 2 + 4),  // 9-bit index per 4 weights (qs + qh), a sign bit per weight; d, 4-bit scales
         .iq4_nl: (4, 2),  // d
         .iq4_xs: (4, 2 + 2 + 4),  // d, scales_h (8 × 2 high bits), scales_l (8 × 4 low bits)
+        // qs: 8 index bits per group of 8 weights (1 bit each); qh: 16 bits per 32 weights (4 × 3
+        // index bits, 3-bit scale, δ's sign; counted as values like other split-off high bits).
+        .iq1_s: (1 + 0.5, 2),  // d
+        // qs as IQ1_S's (1 bit each); qh: a nibble per group of 8 (3 index bits, δ's sign).
+        .iq1_m: (1 + 0.5, 8),  // scales: 4 words of 3 × 3-bit scales and a nibble of the fp16 d
+        // 240 digits five to a byte (48 bytes) and 16 four to a byte (4 bytes): 416 bits.
+        .tq1_0: (416.0 / 256, 2),  // d
+        .tq2_0: (2, 2),  // d
     ]
 
     @Test(arguments: BlockFormats.all.map { $0.type })
