@@ -18,6 +18,9 @@ import Testing
         .q4_K: (4, 12 + 4),  // 8 six-bit scales + 8 six-bit mins, d, dmin
         .q5_K: (5, 12 + 4),  // as Q4_K
         .q6_K: (6, 16 + 2),  // 16 int8 scales, d
+        .iq2_xxs: (2, 2),  // d (the 4-bit scales are inside qs, with the grid and sign indices)
+        .iq2_xs: (2, 2 + 8),  // d, 16 four-bit scales
+        .iq2_s: (2, 2 + 8 + 8),  // d, qh (2 more grid-index bits per 8 weights), 16 four-bit scales
         .iq4_nl: (4, 2),  // d
         .iq4_xs: (4, 2 + 2 + 4),  // d, scales_h (8 × 2 high bits), scales_l (8 × 4 low bits)
     ]
