@@ -21,6 +21,9 @@ import Testing
         .q4_K: (4, 12 + 4),  // 8 six-bit scales + 8 six-bit mins, d, dmin
         .q5_K: (5, 12 + 4),  // as Q4_K
         .q6_K: (6, 16 + 2),  // 16 int8 scales, d
+        .iq2_xxs: (2, 2),  // d (the 4-bit scales are inside qs, with the grid and sign indices)
+        .iq2_xs: (2, 2 + 8),  // d, 16 four-bit scales
+        .iq2_s: (2.25, 2 + 8),  // 10-bit index per 8 weights (qs + qh), a sign bit per weight; d, 16 four-bit scales
         .iq3_xxs: (3, 2),  // d (the 4-bit sub-block scales share qs's sign words)
         .iq3_s: (3.25, 2 + 4),  // 9-bit index per 4 weights (qs + qh), a sign bit per weight; d, 4-bit scales
         .iq4_nl: (4, 2),  // d

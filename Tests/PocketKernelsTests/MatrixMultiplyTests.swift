@@ -180,8 +180,8 @@ func integerFormat(_ type: GGMLType) -> any QuantizedDotFormat.Type {
             #expect(throws: KernelError.self) {
                 try WeightMatrix(type: .q4_1, rows: 1, columns: 48, data: raw.baseAddress!, byteCount: raw.count)
             }
-            #expect(throws: KernelError.unsupportedType(.iq2_xxs)) {
-                try WeightMatrix(type: .iq2_xxs, rows: 1, columns: 256, data: raw.baseAddress!, byteCount: 66)
+            #expect(throws: KernelError.unsupportedType(.q8_K)) {
+                try WeightMatrix(type: .q8_K, rows: 1, columns: 256, data: raw.baseAddress!, byteCount: 292)
             }
         }
     }
