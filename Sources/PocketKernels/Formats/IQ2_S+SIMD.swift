@@ -6,54 +6,18 @@
 // and one qh byte, loads the grid entries, and takes the four sign bytes as one 32-bit word
 // (group l in byte l, the layout IQ2_XXS's lane helper expects); no sign table.
 
-extension IQ2_S: QuantizedDotFormat {
-    /// Reads ``Q8Activations/Layouts/lanes``.
-    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+extension IQ2_S: LatticeKernel {
+    static var grid: [UInt64] { IQGrids.iq2s }
+    static var signShifts: SIMD16<UInt32> { IQ2_XXS.signShifts }
 
     @inline(__always)
-    public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
-        IQGrids.iq2s.withUnsafeBufferPointer { grid in
-            let grid = grid.baseAddress!
-            let shifts = IntegerLanes.byteShifts, signShifts = IQ2_XXS.signShifts
-            var products = SIMD16<Float>()
-            var block = row
-            var values = UnsafeRawPointer(activations.values)
-            var b = 0
-            for _ in 0..<(blocks / 8) {
-                let d = IntegerLanes.half(block, dOffset) * 0.125
-                for ib in 0..<8 {
-                    let (low, high) = weights(block, ib, grid, shifts, signShifts)
-                    products.multiplyAdd(
-                        IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
-                    values += 128
-                    b += 1
-                }
-                block += bytesPerBlock
-            }
-            return products.sum()
-        }
-    }
+    static func superBlockScale(_ block: UnsafeRawPointer) -> Float { IntegerLanes.half(block, dOffset) * 0.125 }
 
-    /// Four activation vectors at once (prefill): each sub-block's weights are looked up once.
-    /// Every vector's operations are those of ``dot(row:_:blocks:)`` in the same order, so each
-    /// result is bit-identical to a single product.
-    @inline(never)
-    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        IQGrids.iq2s.withUnsafeBufferPointer { grid in
-            let grid = grid.baseAddress!
-            let shifts = IntegerLanes.byteShifts, signShifts = IQ2_XXS.signShifts
-            var products = FourProducts(x)
-            var block = row
-            for sb in 0..<(blocks / 8) {
-                let d = IntegerLanes.half(block, dOffset) * 0.125
-                for ib in 0..<8 {
-                    let (low, high) = weights(block, ib, grid, shifts, signShifts)
-                    products.add(low, high, block: 8 * sb + ib, scale: d)
-                }
-                block += bytesPerBlock
-            }
-            return products.sums
-        }
+    @inline(__always)
+    static func subBlockLanes(
+        _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt64>
+    ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
+        weights(block, ib, tables.grid, tables.shifts, tables.signShifts)
     }
 
     /// The 32 weights of sub-block `ib` as `(2ls + 1)·±grid` (each half with its own ls),

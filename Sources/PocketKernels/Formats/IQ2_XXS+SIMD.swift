@@ -12,62 +12,21 @@
 // multiply-add per block by (d/8)·d_b, one sum at the end. The lane helpers are shared with
 // IQ2_XS and IQ2_S.
 
-extension IQ2_XXS: QuantizedDotFormat {
-    /// Reads ``Q8Activations/Layouts/lanes``.
-    public static var activationLayouts: Q8Activations.Layouts { .lanes }
-
+extension IQ2_XXS: LatticeKernel {
     /// Per-lane shifts that bring sign bit `4m + k` (weight `4m + k` of a half block) to the
     /// bottom of lane `4k + m`, the lane-order position of that weight.
     static let signShifts = SIMD16<UInt32>(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
 
-    @inline(__always)
-    public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
-        IQGrids.iq2xxs.withUnsafeBufferPointer { grid in
-            IQGrids.signs.withUnsafeBufferPointer { signs in
-                let grid = grid.baseAddress!, signs = signs.baseAddress!
-                let shifts = IntegerLanes.byteShifts, signShifts = signShifts
-                var products = SIMD16<Float>()
-                var block = row
-                var values = UnsafeRawPointer(activations.values)
-                var b = 0
-                for _ in 0..<(blocks / 8) {
-                    let d = IntegerLanes.half(block, dOffset) * 0.125
-                    for ib in 0..<8 {
-                        let (low, high) = weights(block, ib, grid, signs, shifts, signShifts)
-                        products.multiplyAdd(
-                            IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
-                        values += 128
-                        b += 1
-                    }
-                    block += bytesPerBlock
-                }
-                return products.sum()
-            }
-        }
-    }
+    static var grid: [UInt64] { IQGrids.iq2xxs }
 
-    /// Four activation vectors at once (prefill): each sub-block's weights are looked up once.
-    /// Every vector's operations are those of ``dot(row:_:blocks:)`` in the same order, so each
-    /// result is bit-identical to a single product.
-    @inline(never)
-    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        IQGrids.iq2xxs.withUnsafeBufferPointer { grid in
-            IQGrids.signs.withUnsafeBufferPointer { signs in
-                let grid = grid.baseAddress!, signs = signs.baseAddress!
-                let shifts = IntegerLanes.byteShifts, signShifts = signShifts
-                var products = FourProducts(x)
-                var block = row
-                for sb in 0..<(blocks / 8) {
-                    let d = IntegerLanes.half(block, dOffset) * 0.125
-                    for ib in 0..<8 {
-                        let (low, high) = weights(block, ib, grid, signs, shifts, signShifts)
-                        products.add(low, high, block: 8 * sb + ib, scale: d)
-                    }
-                    block += bytesPerBlock
-                }
-                return products.sums
-            }
-        }
+    @inline(__always)
+    static func superBlockScale(_ block: UnsafeRawPointer) -> Float { IntegerLanes.half(block, dOffset) * 0.125 }
+
+    @inline(__always)
+    static func subBlockLanes(
+        _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt64>
+    ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
+        weights(block, ib, tables.grid, tables.signs, tables.shifts, tables.signShifts)
     }
 
     /// The 32 weights of sub-block `ib` as `(2ls + 1)·±grid`, lane-ordered: weights 0…15 and

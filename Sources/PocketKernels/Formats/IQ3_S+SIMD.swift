@@ -7,52 +7,18 @@
 // points per sub-block (9-bit indices: a byte of `qs` and a bit of `qh`), and the sub-block's
 // four sign bytes read directly as one word, bit w for weight w.
 
-extension IQ3_S: QuantizedDotFormat {
-    /// Reads ``Q8Activations/Layouts/lanes``.
-    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+extension IQ3_S: LatticeKernel {
+    static var grid: [UInt32] { IQGrids.iq3s }
+    static var signShifts: SIMD16<UInt32> { IQ3_XXS.signLaneShifts }
 
     @inline(__always)
-    public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
-        IQGrids.iq3s.withUnsafeBufferPointer { grid in
-            var products = SIMD16<Float>()
-            var block = row
-            var values = UnsafeRawPointer(activations.values)
-            var b = 0
-            let shifts = IntegerLanes.byteShifts, signShifts = IQ3_XXS.signLaneShifts
-            for _ in 0..<(blocks / 8) {
-                let d = IntegerLanes.half(block, dOffset)
-                for ib in 0..<8 {
-                    let (low, high) = weights(block, ib, grid.baseAddress!, shifts, signShifts)
-                    products.multiplyAdd(
-                        IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
-                    values += 128
-                    b += 1
-                }
-                block += bytesPerBlock
-            }
-            return products.sum()
-        }
-    }
+    static func superBlockScale(_ block: UnsafeRawPointer) -> Float { IntegerLanes.half(block, dOffset) }
 
-    /// Four activation vectors at once (prefill): each sub-block's weights are gathered and
-    /// signed once. Every vector's operations are those of ``dot(row:_:blocks:)`` in the same
-    /// order, so each result is bit-identical to a single product.
-    @inline(never)
-    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        IQGrids.iq3s.withUnsafeBufferPointer { grid in
-            var products = FourProducts(x)
-            let shifts = IntegerLanes.byteShifts, signShifts = IQ3_XXS.signLaneShifts
-            var block = row
-            for sb in 0..<(blocks / 8) {
-                let d = IntegerLanes.half(block, dOffset)
-                for ib in 0..<8 {
-                    let (low, high) = weights(block, ib, grid.baseAddress!, shifts, signShifts)
-                    products.add(low, high, block: 8 * sb + ib, scale: d)
-                }
-                block += bytesPerBlock
-            }
-            return products.sums
-        }
+    @inline(__always)
+    static func subBlockLanes(
+        _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt32>
+    ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
+        weights(block, ib, tables.grid, tables.shifts, tables.signShifts)
     }
 
     /// The lane-ordered weights `(1 + 2·ls)·g·s` of sub-block `ib` (0…7) of the super-block at

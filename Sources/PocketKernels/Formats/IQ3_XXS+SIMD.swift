@@ -14,56 +14,18 @@
 // per lane so that the lane's bit lands in bit 31, then arithmetically right by 31, gives an
 // all-ones mask for a minus sign, and (scale ^ mask) − mask is the lane's signed scale.
 
-extension IQ3_XXS: QuantizedDotFormat {
-    /// Reads ``Q8Activations/Layouts/lanes``.
-    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+extension IQ3_XXS: LatticeKernel {
+    static var grid: [UInt32] { IQGrids.iq3xxs }
+    static var signShifts: SIMD16<UInt32> { signLaneShifts }
 
     @inline(__always)
-    public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
-        IQGrids.iq3xxs.withUnsafeBufferPointer { grid in
-            IQGrids.signs.withUnsafeBufferPointer { ksigns in
-                var products = SIMD16<Float>()
-                var block = row
-                var values = UnsafeRawPointer(activations.values)
-                var b = 0
-                let shifts = IntegerLanes.byteShifts, signShifts = signLaneShifts
-                for _ in 0..<(blocks / 8) {
-                    let d = IntegerLanes.half(block, dOffset) * 0.25
-                    for ib in 0..<8 {
-                        let (low, high) = weights(block, ib, grid.baseAddress!, ksigns, shifts, signShifts)
-                        products.multiplyAdd(
-                            IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
-                        values += 128
-                        b += 1
-                    }
-                    block += bytesPerBlock
-                }
-                return products.sum()
-            }
-        }
-    }
+    static func superBlockScale(_ block: UnsafeRawPointer) -> Float { IntegerLanes.half(block, dOffset) * 0.25 }
 
-    /// Four activation vectors at once (prefill): each sub-block's weights are gathered and
-    /// signed once. Every vector's operations are those of ``dot(row:_:blocks:)`` in the same
-    /// order, so each result is bit-identical to a single product.
-    @inline(never)
-    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        IQGrids.iq3xxs.withUnsafeBufferPointer { grid in
-            IQGrids.signs.withUnsafeBufferPointer { ksigns in
-                var products = FourProducts(x)
-                let shifts = IntegerLanes.byteShifts, signShifts = signLaneShifts
-                var block = row
-                for sb in 0..<(blocks / 8) {
-                    let d = IntegerLanes.half(block, dOffset) * 0.25
-                    for ib in 0..<8 {
-                        let (low, high) = weights(block, ib, grid.baseAddress!, ksigns, shifts, signShifts)
-                        products.add(low, high, block: 8 * sb + ib, scale: d)
-                    }
-                    block += bytesPerBlock
-                }
-                return products.sums
-            }
-        }
+    @inline(__always)
+    static func subBlockLanes(
+        _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt32>
+    ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
+        weights(block, ib, tables.grid, UnsafeBufferPointer(start: tables.signs, count: 128), tables.shifts, tables.signShifts)
     }
 
     /// Left shifts that bring the sign bit of each lane's weight to bit 31: lane 4k + m holds
