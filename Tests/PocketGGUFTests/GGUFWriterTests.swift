@@ -83,26 +83,30 @@ struct GGUFWriterTests {
     }
 
     @Test func iQuantTensorsLoad() throws {
-        // IQ4_NL (blocks of 32, 18 bytes) and IQ4_XS (256, 136 bytes) pass the reader's checks.
+        // Every i-quant and ternary type passes the reader's checks with ggml's block sizes
+        // (written out here, independently of GGMLType's table).
         try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("iq4.gguf")
-        let tensors: [(name: String, dimensions: [Int], type: GGMLType)] = [
-            ("t.iq4_nl", [64, 3], .iq4_nl), ("t.iq4_xs", [512, 2], .iq4_xs),
+        let url = directory.appendingPathComponent("iq.gguf")
+        let types: [(GGMLType, weights: Int, bytes: Int)] = [
+            (.iq4_nl, 32, 18), (.iq4_xs, 256, 136), (.iq2_xxs, 256, 66), (.iq2_xs, 256, 74), (.iq2_s, 256, 82),
+            (.iq3_xxs, 256, 98), (.iq3_s, 256, 110), (.iq1_s, 256, 50), (.iq1_m, 256, 56), (.tq1_0, 256, 54),
+            (.tq2_0, 256, 66),
         ]
         var writer = GGUFWriter()
         writer.setMetadata("general.architecture", .string("llama"))
-        for t in tensors {
-            writer.addTensor(name: t.name, dimensions: t.dimensions, type: t.type,
-                             byteCount: GGUFTensorInfo.byteCount(dimensions: t.dimensions, type: t.type)!)
+        for (type, weights, _) in types {
+            let dimensions = [2 * weights, 3]
+            writer.addTensor(name: "t.\(type)", dimensions: dimensions, type: type,
+                             byteCount: GGUFTensorInfo.byteCount(dimensions: dimensions, type: type)!)
         }
         try writer.write(to: url) { index, tensor, sink in
             try [UInt8](repeating: UInt8(index + 1), count: tensor.byteCount).withUnsafeBytes { try sink($0) }
         }
         let file = try GGUFFile(contentsOf: url)
-        #expect(file.tensors.map(\.type) == [.iq4_nl, .iq4_xs])
-        #expect(file.tensors.map(\.byteCount) == [3 * 2 * 18, 2 * 2 * 136])
-        #expect(Array(file.bytes(of: file.tensors[1])) == [UInt8](repeating: 2, count: 544))
+        #expect(file.tensors.map(\.type) == types.map(\.0))
+        #expect(file.tensors.map(\.byteCount) == types.map { 3 * 2 * $0.bytes })
+        #expect(Array(file.bytes(of: file.tensors[1])) == [UInt8](repeating: 2, count: 3 * 2 * 136))
     }
 
     /// The writer's bytes are the file `gguf.GGUFReader` read, as recorded in writer_sample.json
