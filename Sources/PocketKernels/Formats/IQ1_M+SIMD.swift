@@ -8,56 +8,20 @@
 //   Σ d·(2s_i + 1)·(g_i + δ_i)·d_b·x_i = (d/8)·d_b·Σ (2s_i + 1)·(8g_i ± 1)·x_i,
 // then one multiply-add by d/8·d_b.
 
-extension IQ1_M: QuantizedDotFormat {
-    /// Reads ``Q8Activations/Layouts/lanes``.
-    public static var activationLayouts: Q8Activations.Layouts { .lanes }
+extension IQ1_M: LatticeKernel {
+    static var grid: [UInt64] { IQGrids.iq1s }
+    static var laneShifts: SIMD16<UInt32> { IQ1_S.topShifts }
 
     @inline(__always)
-    public static func dot(row: UnsafeRawPointer, _ activations: Q8Vector, blocks: Int) -> Float {
-        IQGrids.iq1s.withUnsafeBytes { codebook in
-            let grid = codebook.baseAddress!
-            var products = SIMD16<Float>()
-            var block = row
-            var values = UnsafeRawPointer(activations.values)
-            var b = 0
-            let shifts = IQ1_S.topShifts
-            for _ in 0..<(blocks / 8) {
-                let words = scaleWords(block)
-                let d = HalfConversion.widened(halfBits(words)) * IQ1_S.delta
-                for ib in 0..<8 {
-                    let (low, high) = subBlock(block, ib, words, grid, shifts)
-                    products.multiplyAdd(
-                        IntegerLanes.blockProducts(low, high, values), SIMD16(repeating: d * activations.scales[b]))
-                    values += 128
-                    b += 1
-                }
-                block += bytesPerBlock
-            }
-            return products.sum()
-        }
+    static func superBlockScale(_ block: UnsafeRawPointer) -> Float {
+        HalfConversion.widened(halfBits(scaleWords(block))) * IQ1_S.delta
     }
 
-    /// Four activation vectors at once (prefill): each sub-block's codebook entries are looked
-    /// up once. Every vector's operations are those of ``dot(row:_:blocks:)`` in the same
-    /// order, so each result is bit-identical to a single product.
-    @inline(never)
-    public static func dot4(row: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int) -> SIMD4<Float> {
-        IQGrids.iq1s.withUnsafeBytes { codebook in
-            let grid = codebook.baseAddress!
-            var products = FourProducts(x)
-            let shifts = IQ1_S.topShifts
-            var block = row
-            for sb in 0..<(blocks / 8) {
-                let words = scaleWords(block)
-                let d = HalfConversion.widened(halfBits(words)) * IQ1_S.delta
-                for ib in 0..<8 {
-                    let (low, high) = subBlock(block, ib, words, grid, shifts)
-                    products.add(low, high, block: 8 * sb + ib, scale: d)
-                }
-                block += bytesPerBlock
-            }
-            return products.sums
-        }
+    @inline(__always)
+    static func subBlockLanes(
+        _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt64>
+    ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
+        subBlock(block, ib, scaleWords(block), UnsafeRawPointer(tables.grid), tables.laneShifts)
     }
 
     /// Sub-block `ib`'s weights (2s + 1)·(8g ± 1), lane-ordered (weights 0…15, then 16…31) as

@@ -8,7 +8,7 @@
 
 extension IQ2_S: LatticeKernel {
     static var grid: [UInt64] { IQGrids.iq2s }
-    static var signShifts: SIMD16<UInt32> { IQ2_XXS.signShifts }
+    static var laneShifts: SIMD16<UInt32> { IQ2_XXS.signShifts }
 
     @inline(__always)
     static func superBlockScale(_ block: UnsafeRawPointer) -> Float { IntegerLanes.half(block, dOffset) * 0.125 }
@@ -17,7 +17,7 @@ extension IQ2_S: LatticeKernel {
     static func subBlockLanes(
         _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt64>
     ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
-        weights(block, ib, tables.grid, tables.shifts, tables.signShifts)
+        weights(block, ib, tables.grid, tables.shifts, tables.laneShifts)
     }
 
     /// The 32 weights of sub-block `ib` as `(2ls + 1)·±grid` (each half with its own ls),

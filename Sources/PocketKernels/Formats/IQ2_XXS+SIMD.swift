@@ -18,6 +18,7 @@ extension IQ2_XXS: LatticeKernel {
     static let signShifts = SIMD16<UInt32>(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
 
     static var grid: [UInt64] { IQGrids.iq2xxs }
+    static var laneShifts: SIMD16<UInt32> { signShifts }
 
     @inline(__always)
     static func superBlockScale(_ block: UnsafeRawPointer) -> Float { IntegerLanes.half(block, dOffset) * 0.125 }
@@ -26,7 +27,7 @@ extension IQ2_XXS: LatticeKernel {
     static func subBlockLanes(
         _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt64>
     ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
-        weights(block, ib, tables.grid, tables.signs, tables.shifts, tables.signShifts)
+        weights(block, ib, tables.grid, tables.signs, tables.shifts, tables.laneShifts)
     }
 
     /// The 32 weights of sub-block `ib` as `(2ls + 1)·±grid`, lane-ordered: weights 0…15 and

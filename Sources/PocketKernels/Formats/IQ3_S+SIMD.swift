@@ -9,7 +9,7 @@
 
 extension IQ3_S: LatticeKernel {
     static var grid: [UInt32] { IQGrids.iq3s }
-    static var signShifts: SIMD16<UInt32> { IQ3_XXS.signLaneShifts }
+    static var laneShifts: SIMD16<UInt32> { IQ3_XXS.signLaneShifts }
 
     @inline(__always)
     static func superBlockScale(_ block: UnsafeRawPointer) -> Float { IntegerLanes.half(block, dOffset) }
@@ -18,7 +18,7 @@ extension IQ3_S: LatticeKernel {
     static func subBlockLanes(
         _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt32>
     ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
-        weights(block, ib, tables.grid, tables.shifts, tables.signShifts)
+        weights(block, ib, tables.grid, tables.shifts, tables.laneShifts)
     }
 
     /// The lane-ordered weights `(1 + 2·ls)·g·s` of sub-block `ib` (0…7) of the super-block at

@@ -16,7 +16,7 @@
 
 extension IQ3_XXS: LatticeKernel {
     static var grid: [UInt32] { IQGrids.iq3xxs }
-    static var signShifts: SIMD16<UInt32> { signLaneShifts }
+    static var laneShifts: SIMD16<UInt32> { signLaneShifts }
 
     @inline(__always)
     static func superBlockScale(_ block: UnsafeRawPointer) -> Float { IntegerLanes.half(block, dOffset) * 0.25 }
@@ -25,7 +25,7 @@ extension IQ3_XXS: LatticeKernel {
     static func subBlockLanes(
         _ block: UnsafeRawPointer, _ ib: Int, _ tables: LatticeTables<UInt32>
     ) -> (SIMD16<UInt32>, SIMD16<UInt32>) {
-        weights(block, ib, tables.grid, UnsafeBufferPointer(start: tables.signs, count: 128), tables.shifts, tables.signShifts)
+        weights(block, ib, tables.grid, UnsafeBufferPointer(start: tables.signs, count: 128), tables.shifts, tables.laneShifts)
     }
 
     /// Left shifts that bring the sign bit of each lane's weight to bit 31: lane 4k + m holds

@@ -1,9 +1,9 @@
 // The loop shared by the portable kernels of the lattice i-quants (IQ2_XXS, IQ2_XS, IQ2_S,
-// IQ3_XXS, IQ3_S): a super-block of 256 weights is 8 sub-blocks of 32, each exactly one
+// IQ3_XXS, IQ3_S, IQ1_M): a super-block of 256 weights is 8 sub-blocks of 32, each exactly one
 // activation block b. A format only says how to turn sub-block ib into integer lanes (grid
 // points looked up, signed and multiplied by the sub-block's odd integer scale, in the
 // activations' lane order) and which float multiplies every sub-block's integer sum (d times a
-// power of two); the products, their scaling and accumulation are here, the same for all five.
+// power of two); the products, their scaling and accumulation are here, the same for all six.
 
 /// A lattice format's portable kernel: per sub-block, integer lanes from
 /// ``subBlockLanes(_:_:_:)``, one exact integer product with the activation block, one float
@@ -13,8 +13,9 @@ protocol LatticeKernel: QuantizedDotFormat {
     associatedtype Point
     /// The format's codebook (``IQGrids``).
     static var grid: [Point] { get }
-    /// Per-lane shifts that move each lane's sign bit where ``subBlockLanes(_:_:_:)`` reads it.
-    static var signShifts: SIMD16<UInt32> { get }
+    /// The format's per-lane shifts (where each lane's sign bit is, or which byte it takes),
+    /// kept in a register for ``subBlockLanes(_:_:_:)``.
+    static var laneShifts: SIMD16<UInt32> { get }
     /// The float that multiplies each sub-block's integer sum (with the activation scale).
     static func superBlockScale(_ block: UnsafeRawPointer) -> Float
     /// The 32 weights of sub-block `ib` of the super-block at `block`, as integers in lane
@@ -31,8 +32,8 @@ struct LatticeTables<Point> {
     let signs: UnsafePointer<UInt8>
     /// ``IntegerLanes/byteShifts``.
     let shifts: SIMD16<UInt32>
-    /// The format's ``LatticeKernel/signShifts``.
-    let signShifts: SIMD16<UInt32>
+    /// The format's ``LatticeKernel/laneShifts``.
+    let laneShifts: SIMD16<UInt32>
 }
 
 extension LatticeKernel {
@@ -45,7 +46,7 @@ extension LatticeKernel {
         grid.withUnsafeBufferPointer { grid in
             IQGrids.signs.withUnsafeBufferPointer { signs in
                 body(LatticeTables(grid: grid.baseAddress!, signs: signs.baseAddress!,
-                                   shifts: IntegerLanes.byteShifts, signShifts: signShifts))
+                                   shifts: IntegerLanes.byteShifts, laneShifts: laneShifts))
             }
         }
     }
