@@ -20,6 +20,9 @@ let benchUsage = """
            pocket-bench products [--threads N] [--rounds N] [--verbose] [--prefetch D,...]
                                                     matrix products alone: decode streamed from memory
                                                     against the bandwidth probe, prefill of 512 vectors
+           pocket-bench shortcuts [--model PATH] [--rounds N] [--json] [--show]
+                                                    forced tokens and prompt lookup in sessions: a
+                                                    @Generable card and a quoting reply, on and off
 
     Without --model: the default model, its q2_K requantization (written with Pocket's quantizer
     when missing) and the synthetic 3B Q2_K model, each if present in Weights/ (missing ones are
@@ -39,6 +42,7 @@ do {
     case "grammar": try GrammarBenchmarkCommand.run(Array(arguments.dropFirst()))
     case "kernels": try KernelBenchmarkCommand.run(Array(arguments.dropFirst()))
     case "products": try MatrixProductCommand.run(Array(arguments.dropFirst()))
+    case "shortcuts": try ShortcutsBenchmarkCommand.run(Array(arguments.dropFirst()))
     case "-h", "--help", "help": print(benchUsage)
     default: try ThroughputCommand.run(arguments)
     }

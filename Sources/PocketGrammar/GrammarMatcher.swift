@@ -173,4 +173,6 @@ final class MaskCache {
     var patterns: [[Frame]: PatternMask] = [:]
     /// ASCII transitions of each pattern met (by pattern index).
     var dfas: [Int32: PatternDFA] = [:]
+    /// The forced text after each parse state asked about (see `forcedBytes`).
+    var forced: [[[Frame]]: [UInt8]] = [:]
 }

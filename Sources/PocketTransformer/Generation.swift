@@ -1,14 +1,19 @@
 import Foundation
 
-/// Timings of one ``Transformer/generate(prompt:maximumTokens:sampler:stopTokens:penalty:onToken:)`` or
-/// ``Transformer/decode(from:startedAt:maximumTokens:stopTokens:penalty:choose:next:evaluated:)`` call.
+/// Timings of one ``Transformer/generate(prompt:maximumTokens:sampler:stopTokens:penalty:lookup:onToken:)`` or
+/// ``Transformer/decode(from:startedAt:maximumTokens:stopTokens:penalty:lookup:choose:next:evaluated:)`` call.
 public struct GenerationStatistics: Sendable, CustomStringConvertible {
     /// Tokens evaluated before the first generated token (the prompt, minus any reused prefix).
     public var promptTokens = 0
     /// Seconds spent on the prompt (prefill), including sampling the first token.
     public var promptSeconds: Double = 0
-    /// Tokens generated (including a final end-of-generation token, which is not emitted).
+    /// Tokens generated (including a final end-of-generation token, which is not emitted, and
+    /// tokens the caller forced after a chosen one).
     public var generatedTokens = 0
+    /// Tokens a ``PromptLookup`` drafted (each evaluated ahead of being chosen).
+    public var draftedTokens = 0
+    /// Drafted tokens that were then chosen, so needed no pass of their own.
+    public var acceptedDraftTokens = 0
     /// Seconds spent generating after the first token (decode).
     public var generationSeconds: Double = 0
     /// Why generation stopped.
@@ -44,7 +49,7 @@ extension Transformer {
     ///
     /// The prompt is evaluated from the current ``position`` (so a caller that keeps the cache
     /// passes only the new tokens); each sampled token is passed to `onToken` and then fed back,
-    /// through the one decode loop (``decode(from:startedAt:maximumTokens:stopTokens:penalty:choose:next:evaluated:)``).
+    /// through the one decode loop (``decode(from:startedAt:maximumTokens:stopTokens:penalty:lookup:choose:next:evaluated:)``).
     ///
     /// - Parameters:
     ///   - prompt: Tokens to evaluate first; must not be empty unless the cache already holds
@@ -53,6 +58,8 @@ extension Transformer {
     ///   - sampler: Chooses each token; its random state advances.
     ///   - stopTokens: Tokens that end generation (neither passed to `onToken` nor evaluated).
     ///   - penalty: Repetition penalties applied to the logits before sampling.
+    ///   - lookup: Drafts tokens from the context (the prompt) to verify in the same pass
+    ///     (``PromptLookup``); the tokens generated are the same with or without it.
     ///   - onToken: Receives each generated token; return `false` to stop.
     /// - Returns: Counts and timings.
     /// - Throws: ``TransformerError`` when the prompt does not fit; `CancellationError` when the
@@ -60,7 +67,7 @@ extension Transformer {
     @discardableResult
     public func generate(
         prompt: [Int], maximumTokens: Int, sampler: inout Sampler, stopTokens: Set<Int>,
-        penalty: RepetitionPenalty = .off, onToken: (Int) throws -> Bool
+        penalty: RepetitionPenalty = .off, lookup: PromptLookup? = nil, onToken: (Int) throws -> Bool
     ) throws -> GenerationStatistics {
         let started = ContinuousClock.now
         var logits: [Float] = []
@@ -70,7 +77,7 @@ extension Transformer {
         }
         var emitted = 0
         var statistics = try decode(
-            from: logits, startedAt: started, maximumTokens: maximumTokens, stopTokens: stopTokens, penalty: penalty,
+            from: logits, startedAt: started, maximumTokens: maximumTokens, stopTokens: stopTokens, penalty: penalty, lookup: lookup,
             choose: { logits, _ in sampler.sample(UnsafeBufferPointer(logits)) },
             next: { token in
                 emitted += 1

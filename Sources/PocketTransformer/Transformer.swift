@@ -114,6 +114,8 @@ public final class Transformer: @unchecked Sendable {
         case all
         /// None (prefilling a prefix to reuse later).
         case none
+        /// The last `count` tokens (verifying a draft: the logits after each drafted token).
+        case trailing(Int)
     }
 
     /// Appends `tokens` to the cache and computes the requested logits.
@@ -131,6 +133,16 @@ public final class Transformer: @unchecked Sendable {
         _ tokens: [Int], logits request: LogitsRequest = .last,
         _ receive: (_ index: Int, _ logits: UnsafeBufferPointer<Float>) -> Void = { _, _ in }
     ) throws {
+        try evaluate(tokens, logits: request, halfPrecisionAttention: tokens.count > 1, receive)
+    }
+
+    /// ``evaluate(_:logits:_:)`` with the attention accumulator's precision chosen by the
+    /// caller: the decode loop keeps single precision for the few tokens of a forced run or a
+    /// draft, as for one token, so that their logits are the ones one-at-a-time decoding gives.
+    func evaluate(
+        _ tokens: [Int], logits request: LogitsRequest, halfPrecisionAttention: Bool,
+        _ receive: (_ index: Int, _ logits: UnsafeBufferPointer<Float>) -> Void
+    ) throws {
         guard position + tokens.count <= contextLength else {
             throw TransformerError.contextOverflow(needed: position + tokens.count, capacity: contextLength)
         }
@@ -146,9 +158,10 @@ public final class Transformer: @unchecked Sendable {
             case .all: 0..<(end - start)
             case .last: end == tokens.count ? (end - start - 1)..<(end - start) : 0..<0
             case .none: 0..<0
+            case .trailing(let count): (min(max(tokens.count - count, start), end) - start)..<(end - start)
             }
             tokens[start..<end].withContiguousStorageIfAvailable { batch in
-                forward(batch, logitRows: rows, halfPrecisionAttention: tokens.count > 1)
+                forward(batch, logitRows: rows, halfPrecisionAttention: halfPrecisionAttention)
             }
             for (i, row) in rows.enumerated() {
                 receive(start + row, UnsafeBufferPointer(start: state.logits + i * vocabulary, count: vocabulary))

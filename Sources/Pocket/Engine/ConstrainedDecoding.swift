@@ -69,6 +69,14 @@ package struct ConstrainedDecoding {
         return token
     }
 
+    /// The text the grammar leaves no choice about from here (see
+    /// ``GrammarMatcher/forcedBytes(limit:)``).
+    package mutating func forcedBytes() -> [UInt8] { matcher.forcedBytes() }
+
+    /// Accepts `token` without choosing it (a token of forced text); returns whether the
+    /// grammar allows it, unchanged if not.
+    package mutating func force(_ token: Int) -> Bool { matcher.accept(token) }
+
     /// Accepts text the grammar did not choose (the start of a value written in the same token
     /// as what came before it); returns whether the grammar allows it, unchanged if not.
     package mutating func accept(bytes: [UInt8]) -> Bool {

@@ -80,6 +80,11 @@ struct ReplyRouter {
         /// The thinking section the reply opens in (the prompt has opened it), or `nil` when
         /// the reply does not reason.
         var thinking: Thinking? = nil
+        /// Whether text the grammar leaves no choice about is appended without choosing it:
+        /// the tokens of that text but its last follow the chosen token in the same pass.
+        var batchesForcedTokens = false
+        /// The most tokens the reply may have (forced text is cut to fit).
+        var maximumTokens = Int.max
 
         /// A reply's thinking section: how it closes, and how long it may be.
         struct Thinking {
@@ -139,6 +144,8 @@ struct ReplyRouter {
     private var closing = false
     /// Whether whitespace at the start of the answer is dropped (after a thinking section).
     private var dropsLeadingWhitespace = false
+    /// Tokens of the reply so far: accepted, and forced after them.
+    private var replyTokens = 0
 
     /// Starts a reply.
     ///
@@ -224,8 +231,11 @@ struct ReplyRouter {
     mutating func accept(
         _ token: Int, onText: (String, Int) throws -> Void, onReasoning: (String, Int) throws -> Void = { _, _ in }
     ) throws -> [Int]? {
+        defer {
+            replyTokens += 1 + forced.count
+            forced = []
+        }
         if state == .thinking {
-            defer { forced = [] }
             try think(token, onText: onText, onReasoning: onReasoning)
             return [token] + forced
         }
@@ -237,8 +247,31 @@ struct ReplyRouter {
             try emit(piece, onText: onText)
         }
         if let c = constrained, c.isComplete { return nil }
-        defer { forced = [] }
+        if forced.isEmpty && rules.batchesForcedTokens { try forceGrammarText(onText: onText) }
         return [token] + forced
+    }
+
+    /// Appends the tokens of the text the grammar leaves no choice about to ``forced``, but the
+    /// last: the model chooses that one, as it may write it merged with what follows (`":` as
+    /// `":"` before a string). The tokens are the tokenizer's for that text, as a prompt's are.
+    private mutating func forceGrammarText(onText: (String, Int) throws -> Void) throws {
+        guard state == .answer || state == .call, var c = constrained else { return }
+        var bytes = c.forcedBytes()
+        // Whole characters only: the tokens of part of one would not be the model's.
+        if let lead = bytes.lastIndex(where: { $0 & 0xC0 != 0x80 }), bytes[lead] >= 0xC0 {
+            let length = bytes[lead] >= 0xF0 ? 4 : bytes[lead] >= 0xE0 ? 3 : 2
+            if bytes.count - lead < length { bytes.removeSubrange(lead...) }
+        }
+        guard !bytes.isEmpty else { return }
+        let tokens = tokenizer.encode(String(decoding: bytes, as: UTF8.self))
+        let room = rules.maximumTokens - replyTokens - 1
+        for token in tokens.dropLast().prefix(max(0, room)) {
+            guard c.force(token) else { break }
+            forced.append(token)
+            unreported += 1
+            try emit(detokenizer.append(token), onText: onText)
+        }
+        constrained = c
     }
 
     /// Ends the reply: the answer's text or the call's JSON.

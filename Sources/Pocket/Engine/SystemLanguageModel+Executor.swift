@@ -18,7 +18,9 @@ extension SystemLanguageModel {
     ///   (the arguments whole, as a JSON object), nothing else;
     /// - the token counts as `updateUsage`, and Pocket's timings as `updateMetadata` with
     ///   ``timeToFirstTokenKey`` and ``tokensPerSecondKey`` (seconds and tokens per second,
-    ///   as `Double`); the output's `reasoningTokenCount` is the thinking section's tokens.
+    ///   as `Double`); the output's `reasoningTokenCount` is the thinking section's tokens, and
+    ///   the usage's metadata carries prompt lookup's counts under ``draftedTokensKey`` and
+    ///   ``acceptedDraftTokensKey`` (as `Int`).
     public final class Executor: LanguageModelExecutor, Sendable {
         /// What an executor is made from.
         public struct Configuration: Hashable, Sendable {
@@ -38,6 +40,11 @@ extension SystemLanguageModel {
         public static let timeToFirstTokenKey = "timeToFirstToken"
         /// The metadata key of the generated tokens per second after the first (a Pocket addition).
         public static let tokensPerSecondKey = "tokensPerSecond"
+        /// The metadata key of the tokens prompt lookup drafted (a Pocket addition; see
+        /// ``SystemLanguageModel/DecodingShortcuts``).
+        public static let draftedTokensKey = "draftedTokens"
+        /// The metadata key of the drafted tokens the model then chose (a Pocket addition).
+        public static let acceptedDraftTokensKey = "acceptedDraftTokens"
 
         /// The configuration.
         public let configuration: Configuration
@@ -100,7 +107,8 @@ extension SystemLanguageModel {
             let seconds = usage.timeToFirstToken.seconds
             channel.emit(.response(action: .updateUsage(
                 input: .init(totalTokenCount: usage.inputTokens + usage.cachedTokens, cachedTokenCount: usage.cachedTokens),
-                output: .init(totalTokenCount: usage.outputTokens, reasoningTokenCount: reply.reasoningTokens))))
+                output: .init(totalTokenCount: usage.outputTokens, reasoningTokenCount: reply.reasoningTokens),
+                metadata: [Self.draftedTokensKey: usage.draftedTokens, Self.acceptedDraftTokensKey: usage.acceptedDraftTokens])))
             channel.emit(.response(action: .updateMetadata([
                 Self.timeToFirstTokenKey: seconds, Self.tokensPerSecondKey: usage.tokensPerSecond,
             ])))

@@ -12,6 +12,7 @@ final class TransformerContext {
     private let model: SystemLanguageModel.Loaded
     private let cache: PrefixCache
     private let heuristics: SystemLanguageModel.ToolCallHeuristics
+    private let shortcuts: SystemLanguageModel.DecodingShortcuts
     /// The grammar's view of the vocabulary (special tokens are never part of values).
     private lazy var vocabulary = Vocabulary(
         tokens: (0..<model.tokenizer.vocabularySize).map {
@@ -32,9 +33,13 @@ final class TransformerContext {
     /// call writes (a newline and indentation after `{`), bounded so that it cannot pad forever.
     static let callWhitespace = CompiledGrammar.Whitespace.bounded(maximumRun: 256)
 
-    init(model: SystemLanguageModel.Loaded, contextSize: Int, heuristics: SystemLanguageModel.ToolCallHeuristics) throws {
+    init(
+        model: SystemLanguageModel.Loaded, contextSize: Int, heuristics: SystemLanguageModel.ToolCallHeuristics,
+        shortcuts: SystemLanguageModel.DecodingShortcuts = .default
+    ) throws {
         self.model = model
         self.heuristics = heuristics
+        self.shortcuts = shortcuts
         cache = PrefixCache(transformer: try Transformer(file: model.file, contextLength: contextSize))
     }
 
@@ -93,6 +98,8 @@ final class TransformerContext {
         let callsAllowed = !request.tools.isEmpty && !forcedAnswer && mode != .disallowed
         var rules = ReplyRouter.Rules(callOpener: rendering.callOpener, nativeOpener: nativeOpener, callsAllowed: callsAllowed)
         rules.callsRequired = callsAllowed && mode == .required
+        rules.batchesForcedTokens = shortcuts.batchesForcedTokens
+        rules.maximumTokens = request.options.maximumResponseTokens ?? Int.max
         if rendering.callsAreBareJSON {
             // Llama 3.1's calls are JSON objects with no opener: `{` … `"name"` is the format itself.
             rules.callsAreBareJSON = true
@@ -140,6 +147,8 @@ final class TransformerContext {
         let statistics = try cache.transformer.decode(
             from: logits, startedAt: started, maximumTokens: request.options.maximumResponseTokens ?? Int.max,
             stopTokens: model.tokenizer.endOfGenerationTokens, penalty: request.options.resolvedPenalty,
+            lookup: shortcuts.promptLookupDraftLength > 0
+                ? PromptLookup(context: prompt, maximumDraft: shortcuts.promptLookupDraftLength) : nil,
             choose: { buffer, generated in try router.choose(buffer, generated: generated.count) },
             next: { token in
                 guard let step = try router.accept(token, onText: onText, onReasoning: onReasoning) else { return .stop(.stoppedByCaller) }
@@ -152,6 +161,8 @@ final class TransformerContext {
         usage.outputTokens = statistics.generatedTokens
         usage.timeToFirstToken = .seconds(statistics.promptSeconds)
         usage.tokensPerSecond = statistics.generationTokensPerSecond
+        usage.draftedTokens = statistics.draftedTokens
+        usage.acceptedDraftTokens = statistics.acceptedDraftTokens
         let reply = try router.finish(generatedTokens: statistics.generatedTokens, onText: onText, onReasoning: onReasoning)
         return RenderedReply(
             text: reply.text, isToolCall: reply.isToolCall, reasoning: router.reasoning, reasoningTokens: router.reasoningTokens, usage: usage)

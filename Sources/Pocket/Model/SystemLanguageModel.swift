@@ -82,6 +82,8 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// The rules that keep a small model's tool use on track (a Pocket addition;
     /// ``ToolCallHeuristics/smallModels`` unless given).
     public let toolCallHeuristics: ToolCallHeuristics
+    /// How sessions save forward passes while decoding (a Pocket addition).
+    public let decodingShortcuts: DecodingShortcuts
     private let requestedContextSize: Int
     private let loaded: Result<Loaded, any Swift.Error>
 
@@ -100,11 +102,13 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     /// it) throws.
     init(url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default,
          toolCallHeuristics: ToolCallHeuristics = .smallModels, chatTemplate: String? = nil,
+         decodingShortcuts: DecodingShortcuts = .default,
          checkCPU: () throws -> Void = { try CPUFeatures.checkSupported() }) {
         self.url = url
         self.useCase = useCase
         self.guardrails = guardrails
         self.toolCallHeuristics = toolCallHeuristics
+        self.decodingShortcuts = decodingShortcuts
         requestedContextSize = contextSize
         loaded = Result {
             // Before touching the file: the kernels of a build for another CPU would crash here.
@@ -132,15 +136,18 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
     ///     A template with a thinking section (`<think>`, `</think>`, and for a switch
     ///     `enable_thinking`) gives the model the ``LanguageModelCapabilities/Capability/reasoning``
     ///     capability. `nil` uses the file's template.
+    ///   - decodingShortcuts: How sessions save forward passes while decoding: forced tokens
+    ///     and prompt lookup, both on by default.
     /// - Throws: ``UnsupportedCPUError`` when this build of Pocket needs CPU instructions this
     ///   machine lacks; the loading error when the file cannot be opened as a supported model.
     public convenience init(
         contentsOf url: URL, contextSize: Int = 4096, useCase: UseCase = .general, guardrails: Guardrails = .default,
-        toolCallHeuristics: ToolCallHeuristics = .smallModels, chatTemplate: String? = nil
+        toolCallHeuristics: ToolCallHeuristics = .smallModels, chatTemplate: String? = nil,
+        decodingShortcuts: DecodingShortcuts = .default
     ) throws {
         self.init(
             url: url, contextSize: contextSize, useCase: useCase, guardrails: guardrails, toolCallHeuristics: toolCallHeuristics,
-            chatTemplate: chatTemplate)
+            chatTemplate: chatTemplate, decodingShortcuts: decodingShortcuts)
         _ = try loaded.get()
     }
 
@@ -223,7 +230,8 @@ public final class SystemLanguageModel: LanguageModel, @unchecked Sendable {
             throw SystemLanguageModel.Error.assetsUnavailable(.init(
                 debugDescription: "\(url.path): \(error). \(Availability.UnavailableReason.modelNotReady)"))
         }
-        return try TransformerContext(model: model, contextSize: contextSize, heuristics: toolCallHeuristics)
+        return try TransformerContext(
+            model: model, contextSize: contextSize, heuristics: toolCallHeuristics, shortcuts: decodingShortcuts)
     }
 
     /// The loaded model, or the loading error.

@@ -17,6 +17,10 @@ public struct Usage: Sendable, Equatable, CustomStringConvertible {
     public var timeToFirstToken: Duration = .zero
     /// Generated tokens per second after the first.
     public var tokensPerSecond: Double = 0
+    /// Tokens prompt lookup drafted (``SystemLanguageModel/DecodingShortcuts``).
+    public var draftedTokens = 0
+    /// Drafted tokens the model then chose, which needed no pass of their own.
+    public var acceptedDraftTokens = 0
 
     /// Creates usage numbers.
     public init(
@@ -37,6 +41,8 @@ public struct Usage: Sendable, Equatable, CustomStringConvertible {
         cachedTokens += other.cachedTokens
         outputTokens += other.outputTokens
         tokensPerSecond = other.tokensPerSecond
+        draftedTokens += other.draftedTokens
+        acceptedDraftTokens += other.acceptedDraftTokens
     }
 
     public var description: String {
