@@ -16,22 +16,34 @@ struct LoadedModel {
 
     /// Loads the model named by `--model` (or the default), with `--threads` and `--context`.
     init(_ arguments: Arguments, defaultContext: Int = 4096) throws {
-        url = try ModelLocator.locate(arguments.string("model"))
+        let url = try ModelLocator.locate(arguments.string("model"))
+        self.url = url
         let threads = try arguments.integer("threads", default: ThreadPool.defaultThreadCount, in: 1...512)
         let context = try arguments.integer("context", default: defaultContext, in: 1...(1 << 20))
-        let started = ContinuousClock.now
+        // Each stage timed, so a slow start says where its time went.
+        var stages: [(name: String, seconds: Double)] = []
+        func timed<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+            let start = ContinuousClock.now
+            defer { stages.append((name, (ContinuousClock.now - start).seconds)) }
+            return try body()
+        }
         do {
-            file = try GGUFFile(contentsOf: url)
-            tokenizer = try Tokenizer(gguf: file)
-            transformer = try Transformer(file: file, contextLength: context, pool: ThreadPool(threads: threads))
+            let file = try timed("file") { try GGUFFile(contentsOf: url) }
+            let tokenizer = try timed("tokenizer") { try Tokenizer(gguf: file) }
+            self.transformer = try timed("weights") {
+                try Transformer(file: file, contextLength: context, pool: ThreadPool(threads: threads))
+            }
+            self.file = file
+            self.tokenizer = tokenizer
         } catch {
             throw CLIError.failure("cannot load \(url.path): \(error)")
         }
         let c = transformer.configuration
         Log.info(String(
-            format: "pocket: loaded %@ (%@, %d layers, dim %d, vocab %d) in %.2f s; context %d, %d threads",
+            format: "pocket: loaded %@ (%@, %d layers, dim %d, vocab %d) in %.2f s (%@); context %d, %d threads",
             url.lastPathComponent, c.architecture.rawValue, c.layerCount, c.embeddingLength, c.vocabularySize,
-            (ContinuousClock.now - started).seconds, transformer.contextLength, threads))
+            stages.map(\.seconds).reduce(0, +), stages.map { String(format: "%@ %.2f", $0.name, $0.seconds) }.joined(separator: ", "),
+            transformer.contextLength, threads))
     }
 }
 
