@@ -25,7 +25,9 @@ enum StructuredGeneration {
             endOfGeneration: tokenizer.endOfGenerationTokens)
     }
 
-    /// Generates a value of the grammar after `prompt`, streaming text to `output`.
+    /// Generates a value of the grammar after `prompt`, streaming text to `output`. Text the
+    /// grammar leaves no choice about is evaluated with the token before it, without sampling
+    /// (``ConstrainedDecoding/acceptForcedTokens(tokenizer:limit:)``).
     static func generate(
         model: LoadedModel, prompt: [Int], grammar: CompiledGrammar, sampling: SamplingParameters,
         penalty: RepetitionPenalty = .off, maximumTokens: Int, output: (String) -> Void
@@ -34,6 +36,7 @@ enum StructuredGeneration {
         var decoding = ConstrainedDecoding(grammar: grammar, vocabulary: vocabulary, sampling: sampling)
         var detokenizer = StreamingDetokenizer(tokenizer: model.tokenizer)
         let started = ContinuousClock.now
+        var written = 0  // tokens of the value so far, forced ones included
         let logits = try model.transformer.evaluate(prompt)
         let statistics = try model.transformer.decode(
             from: logits, startedAt: started, maximumTokens: maximumTokens, stopTokens: vocabulary.endOfGeneration,
@@ -41,7 +44,12 @@ enum StructuredGeneration {
             choose: { logits, _ in decoding.next(UnsafeBufferPointer(logits)) },
             next: { token in
                 output(detokenizer.append(token))
-                return decoding.isComplete ? .stop(.stoppedByCaller) : .feed([token])
+                if decoding.isComplete { return .stop(.stoppedByCaller) }
+                written += 1
+                let forced = decoding.acceptForcedTokens(tokenizer: model.tokenizer, limit: maximumTokens - written)
+                for token in forced { output(detokenizer.append(token)) }
+                written += forced.count
+                return .feed([token] + forced)
             })
         output(detokenizer.finish())
         return (statistics.generatedTokens, decoding.canEnd)

@@ -1,4 +1,5 @@
 import PocketGrammar
+import PocketTokenizer
 import PocketTransformer
 
 /// Grammar-constrained token choice: the grammar says which tokens may come next, the
@@ -69,13 +70,29 @@ package struct ConstrainedDecoding {
         return token
     }
 
-    /// The text the grammar leaves no choice about from here (see
-    /// ``GrammarMatcher/forcedBytes(limit:)``).
-    package mutating func forcedBytes() -> [UInt8] { matcher.forcedBytes() }
-
-    /// Accepts `token` without choosing it (a token of forced text); returns whether the
-    /// grammar allows it, unchanged if not.
-    package mutating func force(_ token: Int) -> Bool { matcher.accept(token) }
+    /// Accepts the tokens of the text the grammar leaves no choice about from here (see
+    /// ``GrammarMatcher/forcedBytes(limit:)``), but the last, and returns them: a decoder
+    /// evaluates them with the token before them in one pass, without sampling.
+    ///
+    /// The tokens are `tokenizer`'s for that text, as a prompt's are. The last one stays the
+    /// model's choice, since the model may write it merged with what follows (`":` as `":"`
+    /// before a string); text that ends inside a character is cut before that character.
+    ///
+    /// - Parameter limit: At most this many tokens.
+    package mutating func acceptForcedTokens(tokenizer: Tokenizer, limit: Int = .max) -> [Int] {
+        var bytes = matcher.forcedBytes()
+        if let lead = bytes.lastIndex(where: { $0 & 0xC0 != 0x80 }), bytes[lead] >= 0xC0 {
+            let length = bytes[lead] >= 0xF0 ? 4 : bytes[lead] >= 0xE0 ? 3 : 2
+            if bytes.count - lead < length { bytes.removeSubrange(lead...) }
+        }
+        guard !bytes.isEmpty, limit > 0 else { return [] }
+        var accepted: [Int] = []
+        for token in tokenizer.encode(String(decoding: bytes, as: UTF8.self)).dropLast().prefix(limit) {
+            guard matcher.accept(token) else { break }
+            accepted.append(token)
+        }
+        return accepted
+    }
 
     /// Accepts text the grammar did not choose (the start of a value written in the same token
     /// as what came before it); returns whether the grammar allows it, unchanged if not.

@@ -252,26 +252,16 @@ struct ReplyRouter {
     }
 
     /// Appends the tokens of the text the grammar leaves no choice about to ``forced``, but the
-    /// last: the model chooses that one, as it may write it merged with what follows (`":` as
-    /// `":"` before a string). The tokens are the tokenizer's for that text, as a prompt's are.
+    /// last (``ConstrainedDecoding/acceptForcedTokens(tokenizer:limit:)``), and passes their text on.
     private mutating func forceGrammarText(onText: (String, Int) throws -> Void) throws {
         guard state == .answer || state == .call, var c = constrained else { return }
-        var bytes = c.forcedBytes()
-        // Whole characters only: the tokens of part of one would not be the model's.
-        if let lead = bytes.lastIndex(where: { $0 & 0xC0 != 0x80 }), bytes[lead] >= 0xC0 {
-            let length = bytes[lead] >= 0xF0 ? 4 : bytes[lead] >= 0xE0 ? 3 : 2
-            if bytes.count - lead < length { bytes.removeSubrange(lead...) }
-        }
-        guard !bytes.isEmpty else { return }
-        let tokens = tokenizer.encode(String(decoding: bytes, as: UTF8.self))
-        let room = rules.maximumTokens - replyTokens - 1
-        for token in tokens.dropLast().prefix(max(0, room)) {
-            guard c.force(token) else { break }
+        let tokens = c.acceptForcedTokens(tokenizer: tokenizer, limit: rules.maximumTokens - replyTokens - 1)
+        constrained = c
+        for token in tokens {
             forced.append(token)
             unreported += 1
             try emit(detokenizer.append(token), onText: onText)
         }
-        constrained = c
     }
 
     /// Ends the reply: the answer's text or the call's JSON.
