@@ -115,28 +115,43 @@ struct LatticeSearch {
     /// ``nearest(_:scale:)`` with the flip term known at compile time after inlining.
     @inline(__always)
     private func nearest(_ group: LatticeGroup, scale: Float, flip: Bool) -> Int {
-        let s = SIMD16<Float>(repeating: scale)
+        // The group's weights as 16 broadcast registers, made once for all points.
+        let w0 = SIMD16<Float>(repeating: group.w[0]), w1 = SIMD16<Float>(repeating: group.w[1])
+        let w2 = SIMD16<Float>(repeating: group.w[2]), w3 = SIMD16<Float>(repeating: group.w[3])
+        let w4 = SIMD16<Float>(repeating: group.w[4]), w5 = SIMD16<Float>(repeating: group.w[5])
+        let w6 = SIMD16<Float>(repeating: group.w[6]), w7 = SIMD16<Float>(repeating: group.w[7])
+        let a0 = SIMD16<Float>(repeating: group.wa[0]), a1 = SIMD16<Float>(repeating: group.wa[1])
+        let a2 = SIMD16<Float>(repeating: group.wa[2]), a3 = SIMD16<Float>(repeating: group.wa[3])
+        let a4 = SIMD16<Float>(repeating: group.wa[4]), a5 = SIMD16<Float>(repeating: group.wa[5])
+        let a6 = SIMD16<Float>(repeating: group.wa[6]), a7 = SIMD16<Float>(repeating: group.wa[7])
+        let s = SIMD16<Float>(repeating: scale), four = SIMD16<Float>(repeating: 4)
         var bestCost = SIMD16<Float>(repeating: .infinity)
         var bestIndex = SIMD16<Int32>(repeating: 0)
         var index = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
         let step = SIMD16<Int32>(repeating: 16)
-        let raw = UnsafeRawPointer(columns)
-        for c in 0..<(count / 16) {
+        var column = UnsafeRawPointer(columns)
+        for _ in 0..<(count / 16) {
             var dot = SIMD16<Float>(), norm = SIMD16<Float>()
             var cheapest = SIMD16<Float>(repeating: .infinity)
-            for j in 0..<8 {
-                let g = raw.loadUnaligned(fromByteOffset: (128 * c + 16 * j) * 4, as: SIMD16<Float>.self)
-                let wa = SIMD16<Float>(repeating: group.wa[j])
+            // One weight: its column of 16 points' magnitudes into D, N and (with flips) M.
+            @inline(__always) func add(_ j: Int, _ w: SIMD16<Float>, _ wa: SIMD16<Float>) {
+                let g = column.loadUnaligned(fromByteOffset: 64 * j, as: SIMD16<Float>.self)
                 dot = dot.addingProduct(g, wa)
-                norm = norm.addingProduct(g * g, SIMD16(repeating: group.w[j]))
-                if flip { cheapest = pointwiseMin(cheapest, g * wa) }
+                norm = norm.addingProduct(g * g, w)
+                if flip {
+                    let p = g * wa
+                    cheapest.replace(with: p, where: p .< cheapest)
+                }
             }
+            add(0, w0, a0); add(1, w1, a1); add(2, w2, a2); add(3, w3, a3)
+            add(4, w4, a4); add(5, w5, a5); add(6, w6, a6); add(7, w7, a7)
             var cost = s * norm - (dot + dot)
-            if flip { cost = cost.addingProduct(cheapest, SIMD16(repeating: 4)) }
+            if flip { cost = cost.addingProduct(cheapest, four) }
             let better = cost .< bestCost
             bestCost.replace(with: cost, where: better)
             bestIndex.replace(with: index, where: better)
             index &+= step
+            column += 512
         }
         // The lanes' first minima; across lanes the least cost, then the lowest index.
         var best = Int(bestIndex[0]), least = bestCost[0]
@@ -158,7 +173,10 @@ struct LatticeSearch {
                 let g = columns[128 * (p / 16) + 16 * j + p % 16]
                 dot = dot.addingProduct(g, group.wa[j])
                 norm = norm.addingProduct(g * g, group.w[j])
-                if flip { cheapest = Swift.min(cheapest, g * group.wa[j]) }
+                if flip {
+                    let p = g * group.wa[j]
+                    if p < cheapest { cheapest = p }
+                }
             }
             var cost = scale * norm - (dot + dot)
             if flip { cost = cost.addingProduct(cheapest, 4) }
