@@ -8,6 +8,7 @@ import Testing
 @Suite struct ImportanceWeightedQuantizerTests {
     static let formats: [any ImportanceWeightedFormat.Type] = [
         Q2_K.self, Q3_K.self, Q4_K.self, Q6_K.self, Q4_0.self, Q4_1.self, Q5_0.self,
+        IQ4_NL.self, IQ4_XS.self, IQ3_XXS.self, IQ3_S.self,
     ]
     static let kQuants: [any ImportanceWeightedFormat.Type] = [Q2_K.self, Q3_K.self, Q4_K.self, Q6_K.self]
 
