@@ -78,7 +78,8 @@ enum CodebookFit {
         let ones = SIMD16<Float>(repeating: 1)
         let w0 = w.map { load($0) } ?? ones, w1 = w.map { load($0 + 16) } ?? ones
         var best = refit(x0, x1, w0, w1, scale: extreme / values[0], values, midpoints)
-        for end in [values[0], values[15]] {
+        for side in 0..<2 {
+            let end = side == 0 ? values[0] : values[15]
             for reach in reaches {
                 let candidate = refit(x0, x1, w0, w1, scale: extreme / (end * reach), values, midpoints)
                 if candidate.gain > best.gain { best = candidate }
