@@ -104,6 +104,11 @@ public enum QuantizationPlanner {
             typesByTensor.append(types)
             for type in types { jobs.append(Job(tensor: t, type: type)) }
         }
+        // An impossible budget fails before the (slow) measurements.
+        let minimum = zip(input.tensors, typesByTensor).reduce(0) { sum, item in
+            sum + item.1.map { GGUFTensorInfo.byteCount(dimensions: item.0.dimensions, type: $0)! }.min()!
+        }
+        guard minimum <= budget else { throw .budgetTooSmall(budget: budget, minimum: minimum) }
         let errors = UnsafeMutableBufferPointer<Double>.allocate(capacity: jobs.count)
         defer { errors.deallocate() }
         let importanceByTensor = input.tensors.map { importance?.importance(forTensor: $0.name) }
