@@ -5,19 +5,23 @@ import PocketQuantizer
 import PocketTokenizer
 import PocketTransformer
 
-/// `pocket quantize IN OUT --type T [--pure] [--calibration FILE | --no-calibration] [--threads N]`:
+/// `pocket quantize IN OUT --type T [--pure | --bpw B] [--calibration FILE | --no-calibration] [--threads N]`:
 /// re-encodes a GGUF model.
 ///
 /// Unless `--pure` or `--no-calibration`, the model first runs on a calibration text (the
 /// built-in ``CalibrationText/default`` or `--calibration FILE`) to collect the column
-/// importances the encoders weight errors by (``ImportanceMatrix``). For `q2_k` and `q3_k`
-/// (without `--pure`) the types come from the size-budgeted planner (``QuantizationPlanner``),
-/// whose plan is printed before anything is written.
+/// importances the encoders weight errors by (``ImportanceMatrix``). Without `--pure`:
+/// - `--bpw B`: the size-budgeted planner (``QuantizationPlanner``) fits B bits per weight over
+///   all tensors, on the ladder of the target's family (k-quants, or i-quants for `iq*`);
+/// - otherwise, for `q2_k` and `q3_k` the same planner within the size of llama.cpp's mix, and
+///   for the i-quant targets llama.cpp's mix itself (``ReferenceMix``).
+///
+/// A plan is printed before anything is written.
 ///
 /// A progress bar goes to stderr; the plan, the per-tensor table and the totals go to stdout.
 enum QuantizeCommand {
     static func run(_ argv: ArraySlice<String>) throws {
-        let arguments = try Arguments(argv, valueOptions: ["type", "threads", "calibration"], switches: ["pure", "no-calibration"])
+        let arguments = try Arguments(argv, valueOptions: ["type", "threads", "calibration", "bpw"], switches: ["pure", "no-calibration"])
         guard arguments.positionals.count == 2 else {
             throw CLIError.usage("quantize needs an input and an output path: pocket quantize IN.gguf OUT.gguf --type T")
         }
@@ -33,6 +37,8 @@ enum QuantizeCommand {
             throw CLIError.usage("--calibration and --no-calibration exclude each other")
         }
         let calibrate = arguments.string("calibration") != nil || !(recipe.pure || arguments.has("no-calibration"))
+        let bitsPerWeight: Float? = arguments.string("bpw") == nil ? nil : try arguments.float("bpw", default: 0, in: 0.5...32)
+        if bitsPerWeight != nil && recipe.pure { throw CLIError.usage("--bpw and --pure exclude each other") }
 
         let summary: QuantizationSummary
         do {
@@ -43,8 +49,16 @@ enum QuantizeCommand {
             }
             let importance = calibrate ? try collectImportance(file, calibration: arguments.string("calibration"), pool: pool) : nil
             var types: [String: GGMLType] = [:]
-            if !recipe.pure, let plan = try QuantizationPlanner.plan(input: file, target: target, importance: importance, pool: pool) {
-                printPlan(plan)
+            if let bitsPerWeight {
+                let budget = QuantizationPlanner.budget(of: file, bitsPerWeight: Double(bitsPerWeight))
+                if let plan = try QuantizationPlanner.plan(input: file, target: target, importance: importance, budget: budget, pool: pool) {
+                    printPlan(plan, budget: String(format: "%.3g bits per weight", bitsPerWeight))
+                    types = plan.types
+                }
+            } else if !recipe.pure && ReferenceMix.iQuantTargets.contains(target.type) {
+                types = ReferenceMix.types(of: file, target: target) ?? [:]
+            } else if !recipe.pure, let plan = try QuantizationPlanner.plan(input: file, target: target, importance: importance, pool: pool) {
+                printPlan(plan, budget: "llama.cpp's mix")
                 types = plan.types
             }
             let quantizer = try ModelQuantizer(input: file, recipe: recipe, importance: importance, types: types)
@@ -87,7 +101,7 @@ enum QuantizeCommand {
 
     /// The budgeted plan, on stdout: one line per tensor (type, bytes, estimated error) and the
     /// totals against the budget.
-    static func printPlan(_ plan: QuantizationPlan) {
+    static func printPlan(_ plan: QuantizationPlan, budget: String) {
         let nameWidth = max(6, plan.entries.map(\.name.count).max() ?? 0)
         func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
             let padding = String(repeating: " ", count: max(0, width - text.count))
@@ -99,8 +113,8 @@ enum QuantizeCommand {
             print("plan: " + pad(entry.name, nameWidth) + "  " + pad(entry.type.name, 5) + "  "
                   + pad(String(entry.bytes), 10, right: true) + "  " + pad(String(format: "%.3e", entry.error), 10, right: true))
         }
-        print(String(format: "plan: %d bytes of tensor data within a budget of %d (llama.cpp's mix), estimated error %.4f",
-                     plan.byteCount, plan.budget, plan.expectedError))
+        print(String(format: "plan: %d bytes of tensor data within a budget of %d", plan.byteCount, plan.budget)
+              + " (\(budget))" + String(format: ", estimated error %.4f", plan.expectedError))
     }
 
     /// The per-tensor table and the totals, on stdout.
@@ -125,7 +139,7 @@ enum QuantizeCommand {
                   + pad(String(format: "%.3e", report.rmsError), 10, right: true) + "  " + pad(relative, 8, right: true))
         }
         if fallbacks {
-            print("* rows are not a multiple of the requested type's block: fallback q2_K/q3_K -> q4_0, q4_K -> q5_0, q6_K -> q8_0")
+            print("* rows are not a multiple of the requested type's block: fallback q2_K/q3_K -> q4_0, q4_K -> q5_0, q6_K -> q8_0, i-quants -> iq4_nl")
         }
         print(String(format: "total: %d tensors, %d weights, %d bytes (%.2f MiB), %.4f bits/weight, %.1f s",
                      summary.tensors.count, summary.elementCount, summary.fileByteCount,

@@ -23,11 +23,13 @@ let usage = """
                   Perplexity of a text file (llama.cpp protocol); last line `PPL = <value>`.
       info        [--model PATH]
                   Architecture, sizes, metadata and tensor table.
-      quantize    IN.gguf OUT.gguf --type q2_k|q3_k|q4_k|q6_k|q4_0|q4_1|q5_0|q8_0 [--pure]
-                  [--threads N]
+      quantize    IN.gguf OUT.gguf --type q2_k|q3_k|q4_k|q6_k|q4_0|q4_1|q5_0|q8_0|iq3_xxs|iq3_s|iq4_xs|iq4_nl|…
+                  [--pure | --bpw B] [--calibration FILE | --no-calibration] [--threads N]
                   Re-encode a model (any input type Pocket reads); prints a per-tensor table
                   (type, bytes, RMS error vs input). --pure: every matrix at the type, no
                   higher-precision embedding/output/attention exceptions (docs/quantization.md).
+                  --bpw B: types chosen to fit B bits per weight where the measured error
+                  drops most (the i-quant ladder for iq* types).
       respond     [--model PATH] [--instructions TEXT] [--schema FILE.json] [--stream]
                   [-n N] [--greedy | --temperature T --top-k K | --top-p P] [--seed S]
                   [penalties] PROMPT

@@ -29,7 +29,8 @@ public struct QuantizationPlan: Sendable, Equatable {
 }
 
 /// Measures how much each tensor suffers in each candidate type and lets ``BudgetPlanner``
-/// spend the budget of ``ReferenceMix`` where it reduces the error most.
+/// spend a size budget (by default that of llama.cpp's mix, ``ReferenceMix``; or a number of
+/// bits per weight, `pocket quantize --bpw`) where it reduces the error most.
 ///
 /// The error of a tensor W in type T is its importance-weighted relative error
 ///
@@ -41,24 +42,48 @@ public struct QuantizationPlan: Sendable, Equatable {
 /// model's error is estimated as the sum over matrices. Ŵ is encoded with the same (weighted)
 /// encoder the file is written with, on evenly spaced sample rows (`sampleRows` per tensor).
 ///
-/// Candidates: rows that are whole 256-weight super-blocks may take Q2_K, Q3_K, Q4_K, Q6_K,
-/// Q8_0; rows of whole 32-weight blocks Q4_0, Q4_1, Q5_0, Q8_0; other rows stay F16; 1-D
-/// tensors stay F32.
+/// Candidates (the ladder of the target's family, only types Pocket can encode):
+/// - k-quant and 32-weight targets: rows that are whole 256-weight super-blocks may take Q2_K,
+///   Q3_K, Q4_K, Q6_K, Q8_0; rows of whole 32-weight blocks Q4_0, Q4_1, Q5_0, Q8_0;
+/// - i-quant targets: whole super-blocks IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ4_XS, Q6_K,
+///   Q8_0; whole 32-weight blocks IQ4_NL, Q5_0, Q8_0;
+/// - other rows stay F16; 1-D tensors stay F32.
 public enum QuantizationPlanner {
-    /// The types a matrix with rows of `rowLength` weights may take, smallest first.
-    public static func candidateTypes(rowLength: Int) -> [GGMLType] {
-        if rowLength % 256 == 0 { return [.q2_K, .q3_K, .q4_K, .q6_K, .q8_0] }
-        if rowLength % 32 == 0 { return [.q4_0, .q4_1, .q5_0, .q8_0] }
-        return [.f16]
+    /// The types a matrix with rows of `rowLength` weights may take, smallest first: the
+    /// i-quant ladder when `iQuants`, otherwise the k-quant one.
+    public static func candidateTypes(rowLength: Int, iQuants: Bool = false) -> [GGMLType] {
+        let ladder: [GGMLType]
+        if rowLength % 256 == 0 {
+            ladder = iQuants ? [.iq2_xxs, .iq2_xs, .iq2_s, .iq3_xxs, .iq3_s, .iq4_xs, .q6_K, .q8_0] : [.q2_K, .q3_K, .q4_K, .q6_K, .q8_0]
+        } else if rowLength % 32 == 0 {
+            ladder = iQuants ? [.iq4_nl, .q5_0, .q8_0] : [.q4_0, .q4_1, .q5_0, .q8_0]
+        } else {
+            return [.f16]
+        }
+        return ladder.filter { BlockFormats.encoder(for: $0) != nil }
     }
 
-    /// Plans `input` within the size of llama.cpp's `target` mix (``ReferenceMix``).
+    /// Whether `target` plans on the i-quant ladder (``candidateTypes(rowLength:iQuants:)``).
+    public static func usesIQuantLadder(_ target: QuantizationTarget) -> Bool {
+        ReferenceMix.iQuantTargets.contains(target.type) || [.iq1_s, .iq1_m].contains(target.type)
+    }
+
+    /// The budget in bytes of tensor data for `bitsPerWeight` over every tensor of `file`
+    /// (1-D tensors included; the metadata is not counted).
+    public static func budget(of file: GGUFFile, bitsPerWeight: Double) -> Int {
+        let weights = file.tensors.reduce(0) { $0 + $1.elementCount }
+        return Int((bitsPerWeight * Double(weights) / 8).rounded(.down))
+    }
+
+    /// Plans `input` within `budget`, by default the size of llama.cpp's `target` mix
+    /// (``ReferenceMix``), on the candidate ladder of `target`'s family.
     ///
     /// - Parameters:
     ///   - importance: Column statistics, or `nil` to weight every column equally.
     ///   - budget: Bytes of tensor data allowed; defaults to the reference mix's.
     ///   - sampleRows: Rows per tensor the error is measured on.
-    /// - Returns: `nil` when `target` has no reference mix (use ``QuantizationRecipe``).
+    /// - Returns: `nil` when no budget is given and `target` has no reference mix (use
+    ///   ``QuantizationRecipe``).
     /// - Throws: ``QuantizationError/unsupportedInputType(tensor:type:)``,
     ///   ``QuantizationError/budgetTooSmall(budget:minimum:)``.
     public static func plan(
@@ -66,6 +91,7 @@ public enum QuantizationPlanner {
         sampleRows: Int = 128, pool: ThreadPool
     ) throws(QuantizationError) -> QuantizationPlan? {
         guard let budget = budget ?? ReferenceMix.byteCount(of: input, target: target) else { return nil }
+        let iQuants = usesIQuantLadder(target)
         // One job per (tensor, candidate); every job writes its own slot: no order dependence.
         struct Job { let tensor: Int; let type: GGMLType }
         var jobs: [Job] = []
@@ -74,10 +100,15 @@ public enum QuantizationPlanner {
             guard BlockFormats.format(for: tensor.type) != nil else {
                 throw .unsupportedInputType(tensor: tensor.name, type: tensor.type)
             }
-            let types: [GGMLType] = tensor.dimensions.count > 1 ? Self.candidateTypes(rowLength: tensor.dimensions[0]) : [.f32]
+            let types: [GGMLType] = tensor.dimensions.count > 1 ? Self.candidateTypes(rowLength: tensor.dimensions[0], iQuants: iQuants) : [.f32]
             typesByTensor.append(types)
             for type in types { jobs.append(Job(tensor: t, type: type)) }
         }
+        // An impossible budget fails before the (slow) measurements.
+        let minimum = zip(input.tensors, typesByTensor).reduce(0) { sum, item in
+            sum + item.1.map { GGUFTensorInfo.byteCount(dimensions: item.0.dimensions, type: $0)! }.min()!
+        }
+        guard minimum <= budget else { throw .budgetTooSmall(budget: budget, minimum: minimum) }
         let errors = UnsafeMutableBufferPointer<Double>.allocate(capacity: jobs.count)
         defer { errors.deallocate() }
         let importanceByTensor = input.tensors.map { importance?.importance(forTensor: $0.name) }

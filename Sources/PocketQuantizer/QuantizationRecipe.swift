@@ -97,7 +97,7 @@ public struct QuantizationRecipe: Sendable, Equatable {
     /// The recipe's type for a matrix of `role`, before the row-length fallback.
     func requestedType(for role: TensorRole) -> GGMLType {
         if pure { return target.type }
-        let lowBits = target.type == .q2_K || target.type == .q3_K
+        let lowBits = [.q2_K, .q3_K, .iq2_xxs, .iq2_xs, .iq2_s, .iq3_xxs, .iq3_s, .iq1_s, .iq1_m].contains(target.type)
         switch role {
         case .tokenEmbedding, .output: return target.type == .q8_0 ? .q8_0 : .q6_K
         case .value, .attentionOutput: return lowBits ? .q4_K : target.type
@@ -113,6 +113,7 @@ public struct QuantizationRecipe: Sendable, Equatable {
         case .q2_K, .q3_K: .q4_0
         case .q4_K: .q5_0
         case .q5_K: .q5_1
+        case .iq1_s, .iq1_m, .iq2_xxs, .iq2_xs, .iq2_s, .iq3_xxs, .iq3_s, .iq4_xs: .iq4_nl
         default: .q8_0
         }
         return rowLength % substitute.blockSize == 0 ? substitute : .f16

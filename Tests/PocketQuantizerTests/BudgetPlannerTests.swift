@@ -124,4 +124,95 @@ import Testing
         #expect(type("blk.5.ffn_down.weight", [4864, 896], .q3_k) == .q4_K)
         #expect(type("blk.0.attn_norm.weight", [896], .q3_k) == .f32)
     }
+
+    /// The i-quant mixes, tensor by tensor, against what `llama-quantize` (with an imatrix) wrote
+    /// for Qwen2.5-Coder-0.5B (24 layers, 14 query heads on 2 key heads, untied output; 896-weight
+    /// rows, 4864 for ffn_down), read from its IQ2_XXS…IQ4_NL files with `gguf.GGUFReader`.
+    /// Targets without a Pocket encoder are skipped.
+    @Test func iQuantMixesAreLlamaCppsForQwen() {
+        let shapes: [(String, [Int])] = [
+            ("output.weight", [896, 151936]), ("token_embd.weight", [896, 151936]), ("blk.5.attn_k.weight", [896, 128]),
+            ("blk.5.attn_output.weight", [896, 896]), ("blk.5.attn_q.weight", [896, 896]), ("blk.5.attn_v.weight", [896, 128]),
+            ("blk.2.ffn_down.weight", [4864, 896]), ("blk.3.ffn_down.weight", [4864, 896]), ("blk.5.ffn_gate.weight", [896, 4864]),
+            ("blk.5.ffn_up.weight", [896, 4864]), ("blk.5.attn_norm.weight", [896]),
+        ]
+        // Columns in `shapes` order; Pocket's iq2_s is llama.cpp's IQ2_M. attn_v of IQ4_XS/NL is
+        // Q5_1 in llama.cpp's files (its Q5_K's fallback); Pocket writes Q6_K's, Q8_0.
+        let expected: [(GGMLType, [GGMLType])] = [
+            (.iq2_xxs, [.q8_0, .q4_0, .iq4_nl, .iq4_nl, .iq4_nl, .q5_0, .q2_K, .iq2_xxs, .iq4_nl, .iq4_nl, .f32]),
+            (.iq2_xs, [.q8_0, .q4_0, .iq4_nl, .iq4_nl, .iq4_nl, .q5_0, .q2_K, .iq2_xs, .iq4_nl, .iq4_nl, .f32]),
+            (.iq2_s, [.q8_0, .iq4_nl, .iq4_nl, .iq4_nl, .iq4_nl, .q5_0, .iq3_s, .iq2_s, .iq4_nl, .iq4_nl, .f32]),
+            (.iq3_xxs, [.q8_0, .iq4_nl, .iq4_nl, .iq4_nl, .iq4_nl, .q5_0, .iq3_xxs, .iq3_xxs, .iq4_nl, .iq4_nl, .f32]),
+            (.iq3_s, [.q8_0, .iq4_nl, .iq4_nl, .iq4_nl, .iq4_nl, .q5_0, .iq3_s, .iq3_s, .iq4_nl, .iq4_nl, .f32]),
+            (.iq4_xs, [.q8_0, .iq4_nl, .iq4_nl, .iq4_nl, .iq4_nl, .q8_0, .iq4_xs, .iq4_xs, .iq4_nl, .iq4_nl, .f32]),
+            (.iq4_nl, [.q8_0, .iq4_nl, .iq4_nl, .iq4_nl, .iq4_nl, .q8_0, .iq4_nl, .iq4_nl, .iq4_nl, .iq4_nl, .f32]),
+        ]
+        var checked = 0
+        for (type, types) in expected {
+            guard let target = QuantizationTarget(type) else { continue }
+            checked += 1
+            for ((name, dimensions), written) in zip(shapes, types) {
+                let mixed = ReferenceMix.type(forTensor: name, dimensions: dimensions, target: target, layerCount: 24,
+                                              queryHeadsPerKeyHead: 7, tiedEmbedding: false, architecture: .qwen2)
+                #expect(mixed == written, "\(type) \(name)")
+            }
+        }
+        #expect(checked >= 4)
+    }
+
+    @Test func iQuantMixesOnWholeSuperBlocksAndFewKeyHeadsSharers() {
+        func type(_ name: String, _ target: QuantizationTarget, gqa: Int = 1, tied: Bool = false) -> GGMLType? {
+            ReferenceMix.type(forTensor: name, dimensions: [2048, 2048], target: target, layerCount: 32,
+                              queryHeadsPerKeyHead: gqa, tiedEmbedding: tied)
+        }
+        #expect(type("blk.0.attn_v.weight", .iq3_xxs) == .iq3_s)
+        #expect(type("blk.0.attn_v.weight", .iq3_xxs, gqa: 4) == .q4_K)
+        #expect(type("blk.0.attn_v.weight", .iq3_s) == .iq3_s)
+        #expect(type("blk.0.attn_v.weight", .iq4_xs, gqa: 8) == .q6_K)
+        #expect(type("token_embd.weight", .iq3_xxs) == .iq3_s)
+        #expect(type("token_embd.weight", .iq3_xxs, tied: true) == .q6_K)
+        #expect(type("output.weight", .iq4_xs) == .q6_K)
+        #expect(type("blk.3.ffn_down.weight", .iq3_s) == .iq3_s)
+        #expect(type("blk.7.attn_q.weight", .iq4_xs) == .iq4_xs)
+        #expect(ReferenceMix.hasMix(.iq3_s) && !ReferenceMix.hasMix(.q4_0))
+    }
+
+    @Test func planOnTheIQuantLadderStaysWithinABitsPerWeightBudget() throws {
+        let file = try GGUFFile(data: SmallModel.data())
+        let pool = ThreadPool(threads: 2)
+        // Rows of 512 take the 256-weight i-quants, 32-weight rows IQ4_NL, others F16.
+        let ladder = QuantizationPlanner.candidateTypes(rowLength: 512, iQuants: true)
+        #expect(ladder.contains(.iq3_xxs) && ladder.contains(.iq3_s) && ladder.contains(.iq4_xs))
+        #expect(!ladder.contains(.q2_K))
+        #expect(QuantizationPlanner.candidateTypes(rowLength: 96, iQuants: true).first == .iq4_nl)
+        #expect(QuantizationPlanner.usesIQuantLadder(.iq3_s) && !QuantizationPlanner.usesIQuantLadder(.q2_k))
+        let weights = file.tensors.reduce(0) { $0 + $1.elementCount }
+        let minimum = file.tensors.reduce(0) { sum, tensor in
+            let types: [GGMLType] = tensor.dimensions.count > 1
+                ? QuantizationPlanner.candidateTypes(rowLength: tensor.dimensions[0], iQuants: true) : [.f32]
+            return sum + GGUFTensorInfo.byteCount(dimensions: tensor.dimensions, type: types[0])!
+        }
+        var previous = Double.infinity
+        for bitsPerWeight in [Double(minimum) * 8 / Double(weights) + 0.3, 5, 9] {
+            let budget = QuantizationPlanner.budget(of: file, bitsPerWeight: bitsPerWeight)
+            #expect(budget == Int(bitsPerWeight * Double(weights) / 8))
+            let plan = try #require(try QuantizationPlanner.plan(input: file, target: .iq3_s, importance: nil, budget: budget, pool: pool))
+            #expect(plan.byteCount <= budget)
+            for entry in plan.entries {
+                let tensor = try #require(file.tensor(named: entry.name))
+                let allowed: [GGMLType] = tensor.dimensions.count > 1
+                    ? QuantizationPlanner.candidateTypes(rowLength: tensor.dimensions[0], iQuants: true) : [.f32]
+                #expect(allowed.contains(entry.type), "\(entry.name): \(entry.type)")
+            }
+            // More bits, less estimated error.
+            #expect(plan.expectedError <= previous)
+            previous = plan.expectedError
+        }
+        // The i-quant errors shrink along the ladder on a real-looking matrix.
+        let down = try #require(file.tensor(named: "blk.0.ffn_down.weight"))
+        let errors = [GGMLType.iq3_xxs, .iq3_s, .iq4_xs, .q6_K].map {
+            QuantizationPlanner.relativeError(of: down, in: file, as: $0, importance: nil, sampleRows: 8)
+        }
+        #expect(errors == errors.sorted(by: >) && errors[0] > 0, "\(errors)")
+    }
 }

@@ -12,4 +12,8 @@ extension QuantizationTarget {
     static let q4_1 = QuantizationTarget(.q4_1)!
     static let q5_0 = QuantizationTarget(.q5_0)!
     static let q8_0 = QuantizationTarget(.q8_0)!
+    static let iq3_xxs = QuantizationTarget(.iq3_xxs)!
+    static let iq3_s = QuantizationTarget(.iq3_s)!
+    static let iq4_xs = QuantizationTarget(.iq4_xs)!
+    static let iq4_nl = QuantizationTarget(.iq4_nl)!
 }

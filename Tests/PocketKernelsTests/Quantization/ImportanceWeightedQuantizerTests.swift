@@ -7,7 +7,8 @@ import Testing
 /// uniform weights change nothing.
 @Suite struct ImportanceWeightedQuantizerTests {
     static let formats: [any ImportanceWeightedFormat.Type] = [
-        Q2_K.self, Q3_K.self, Q4_K.self, Q6_K.self, Q4_0.self, Q4_1.self, Q5_0.self, IQ2_XXS.self, IQ2_XS.self, IQ2_S.self,
+        Q2_K.self, Q3_K.self, Q4_K.self, Q6_K.self, Q4_0.self, Q4_1.self, Q5_0.self,
+        IQ2_XXS.self, IQ2_XS.self, IQ2_S.self, IQ4_NL.self, IQ4_XS.self, IQ3_XXS.self, IQ3_S.self,
     ]
     static let kQuants: [any ImportanceWeightedFormat.Type] = [Q2_K.self, Q3_K.self, Q4_K.self, Q6_K.self]
 

@@ -1,0 +1,156 @@
+// IQ3_S encoding (no reference encoder exists; this is Pocket's own):
+//
+// 1. Every group of 4 weights gets its sums L_p, Q_p over all 512 points of the codebook
+//    (``GridPointSearch``); every weight keeps its own sign (one sign bit each).
+// 2. Each sub-block of 32 searches its scale a: trial scales put its largest weight at
+//    0.6…1.1 × 15 (the largest magnitude); for each, every group takes its best point and a is
+//    refitted by least squares to those points (a = Σ L / Σ Q) and tried again. The scale with
+//    the least error wins.
+// 3. The sub-block scales are quantized against one fp16 factor: a = d·(1 + 2·ls) with
+//    ls ∈ 0…15, the largest scale mapping to ls = 15; the factor is also tried 3 % and 6 %
+//    smaller and larger, each sub-block its rounded ls and ls ± 1, and the exact error with the
+//    points re-chosen for the decoder's scale picks.
+// 4. With d and the ls fixed, the points are chosen once more for the final scales and stored.
+//
+// With importance weights (``ImportanceWeightedFormat``) every sum is weighted per weight.
+
+extension IQ3_S: ImportanceWeightedFormat {
+    public static let fileTypes: (pure: UInt32, mixed: UInt32) = (26, 26)  // llama_ftype IQ3_S
+
+    /// Where the trial scales put a sub-block's largest weight, as fractions of magnitude 15.
+    static let reaches: [Float] = [1.1, 1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6]
+    /// Stretches of the super-block factor tried around "largest scale maps to ls = 15".
+    static let factorStretches: [Float] = [1, 0.97, 1.03, 0.94, 1.06]
+
+    public static func quantize(
+        _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
+        into destination: UnsafeMutableRawPointer
+    ) {
+        let grid = MagnitudeGrid.iq3s
+        grid.table.withUnsafeBufferPointer { table in
+            GridScratch.with(points: grid.count) { scratch in
+                for b in 0..<count {
+                    let x = source + b * weightsPerBlock
+                    let w = importance.map { $0 + b * weightsPerBlock } ?? UnsafePointer(scratch.ones)
+                    encode(x, w, table.baseAddress!, scratch, into: destination + b * bytesPerBlock)
+                }
+            }
+        }
+    }
+
+    /// Encodes one super-block of 256 weights.
+    @inline(__always)
+    static func encode(
+        _ x: UnsafePointer<Float>, _ w: UnsafePointer<Float>, _ grid: UnsafePointer<Float>, _ scratch: GridScratch,
+        into block: UnsafeMutableRawPointer
+    ) {
+        let n = scratch.count
+        for g in 0..<64 {
+            GridPointSearch.prepare(x + 4 * g, w + 4 * g, grid: grid, count: n,
+                                    linear: scratch.linear(g), square: scratch.square(g), flipped: nil)
+        }
+        var largest: Float = 0
+        for ib in 0..<8 {
+            scratch.fits[ib] = fitSubBlock(x + 32 * ib, ib, scratch)
+            largest = Swift.max(largest, scratch.fits[ib])
+        }
+        // Start from the unstretched factor so that input too large for fp16 keeps its
+        // (infinite) factor rather than collapsing to zero.
+        let base = largest / 31
+        var d = KQuantScales.nonzeroHalf(base), bestCost = Float.infinity
+        for stretch in factorStretches {
+            let candidate = KQuantScales.nonzeroHalf(base * stretch)
+            let cost = assignScales(candidate, scratch, store: false)
+            if cost < bestCost {
+                bestCost = cost
+                d = candidate
+            }
+        }
+        _ = assignScales(d, scratch, store: true)
+
+        block.storeHalf(d, at: dOffset)
+        for ib in 0..<8 {
+            var high: UInt8 = 0
+            for j in 0..<8 {
+                let p = scratch.points[8 * ib + j]
+                block.storeByte(UInt8(truncatingIfNeeded: p), at: qsOffset + 8 * ib + j)
+                high |= UInt8(truncatingIfNeeded: p >> 8 & 1) << UInt8(j)
+            }
+            block.storeByte(high, at: qhOffset + ib)
+            for l in 0..<4 {
+                var bits: UInt8 = 0
+                for i in 0..<8 where x[32 * ib + 8 * l + i] < 0 { bits |= 1 << UInt8(i) }
+                block.storeByte(bits, at: signsOffset + 4 * ib + l)
+            }
+        }
+        for k in 0..<4 {
+            block.storeByte(UInt8(scratch.levels[2 * k]) | UInt8(scratch.levels[2 * k + 1]) << 4, at: scalesOffset + k)
+        }
+    }
+
+    /// The error (less Σ w·x²) of sub-block `ib` at scale `a` with the best points, and the
+    /// sums Σ L, Σ Q at those points for a least-squares refit; with `store`, also records the
+    /// points in `scratch`.
+    @inline(__always)
+    static func subBlockCost(_ ib: Int, scale a: Float, _ scratch: GridScratch, store: Bool) -> (cost: Float, linear: Float, square: Float) {
+        let n = scratch.count
+        var cost: Float = 0, linear: Float = 0, square: Float = 0
+        for g in 8 * ib..<8 * ib + 8 {
+            let best = GridPointSearch.best(scale: a, linear: scratch.linear(g), square: scratch.square(g), count: n)
+            cost += best.cost
+            linear += scratch.linear(g)[Int(best.index)]
+            square += scratch.square(g)[Int(best.index)]
+            if store { scratch.points[g] = best.index }
+        }
+        return (cost, linear, square)
+    }
+
+    /// The scale of sub-block `ib` (weights `x`) with the least error found; 0 for zeros.
+    @inline(__always)
+    static func fitSubBlock(_ x: UnsafePointer<Float>, _ ib: Int, _ scratch: GridScratch) -> Float {
+        let largest = GridPointSearch.largestMagnitude(x, 32)
+        guard largest > 0, largest.isFinite else { return largest }
+        var best = largest / 15, bestCost = Float.infinity
+        for reach in reaches {
+            var a = largest / (15 * reach)
+            for _ in 0..<2 {
+                let trial = subBlockCost(ib, scale: a, scratch, store: false)
+                if trial.cost < bestCost {
+                    bestCost = trial.cost
+                    best = a
+                }
+                let refit = trial.linear / trial.square
+                guard trial.square > 0, refit > 0, refit.isFinite else { break }
+                a = refit
+            }
+        }
+        return best
+    }
+
+    /// Quantizes the sub-block fits against `d` (each to its rounded ls or a neighbour, by the
+    /// exact error with re-chosen points) and returns the total; with `store`, also records the
+    /// levels and points.
+    @inline(__always)
+    static func assignScales(_ d: Float, _ scratch: GridScratch, store: Bool) -> Float {
+        let inverse: Float = d > 0 ? 1 / d : 0
+        var total: Float = 0
+        for ib in 0..<8 {
+            let rounded = roundedClamped((scratch.fits[ib] * inverse - 1) * 0.5, 0, 15)
+            var bestCost = Float.infinity, best = rounded
+            for ls in Swift.max(0, rounded - 1)...Swift.min(15, rounded + 1) {
+                // The decoder's scale: d·Float(1 + 2·ls) in float32.
+                let cost = subBlockCost(ib, scale: d * Float(1 + 2 * ls), scratch, store: false).cost
+                if cost < bestCost {
+                    bestCost = cost
+                    best = ls
+                }
+            }
+            total += bestCost
+            if store {
+                scratch.levels[ib] = best
+                _ = subBlockCost(ib, scale: d * Float(1 + 2 * best), scratch, store: true)
+            }
+        }
+        return total
+    }
+}
