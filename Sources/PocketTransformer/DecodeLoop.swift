@@ -107,6 +107,7 @@ extension Transformer {
                     continue
                 }
                 truncate(to: position - draft.remaining)
+                lookup?.record(accepted: draft.tokens.count - draft.remaining, of: draft.tokens.count)
                 draft.restart(with: [])
                 guard position + step.count <= contextLength else {
                     statistics.stopReason = .contextFull

@@ -26,6 +26,10 @@ public struct PromptLookup: Sendable {
     public var shortestMatch: Int
     /// The longest n-gram tried first.
     public var longestMatch: Int
+    /// How many tokens the next draft may have: ``maximumDraft`` at first, then one more than
+    /// the last draft's accepted run when it was cut short, and two more after a draft taken
+    /// whole. A pass costs more with every token it carries, so drafts stay near what is taken.
+    public private(set) var draftLength: Int
 
     /// Starts drafting from `context`.
     ///
@@ -40,6 +44,13 @@ public struct PromptLookup: Sendable {
         self.maximumDraft = max(0, maximumDraft)
         self.shortestMatch = max(1, shortestMatch)
         self.longestMatch = max(self.shortestMatch, longestMatch)
+        draftLength = self.maximumDraft
+    }
+
+    /// Takes what became of the last draft: `accepted` of its `drafted` tokens were chosen.
+    public mutating func record(accepted: Int, of drafted: Int) {
+        guard drafted > 0 else { return }
+        draftLength = accepted >= drafted ? min(maximumDraft, draftLength + 2) : min(maximumDraft, accepted + 1)
     }
 
     /// Adds tokens written after the context.
@@ -48,10 +59,10 @@ public struct PromptLookup: Sendable {
     }
 
     /// The tokens that followed the most recent earlier occurrence of the context's longest
-    /// matching suffix, at most `limit` (and ``maximumDraft``) of them; empty when no suffix of
+    /// matching suffix, at most `limit` (and ``draftLength``) of them; empty when no suffix of
     /// ``shortestMatch`` tokens or more occurred before.
     public func draft(limit: Int = .max) -> [Int] {
-        let wanted = min(limit, maximumDraft)
+        let wanted = min(limit, draftLength)
         let count = context.count
         guard wanted > 0 else { return [] }
         var n = min(longestMatch, count - 1)

@@ -37,4 +37,20 @@ struct PromptLookupTests {
         #expect(lookup.draft() == [6, 7, 4, 5])
         #expect(lookup.draft(limit: 0).isEmpty)
     }
+
+    @Test func draftsShrinkToWhatIsTakenAndGrowBack() {
+        var lookup = PromptLookup(context: Array(0..<20) + Array(0..<5), maximumDraft: 8)
+        #expect(lookup.draft().count == 8)
+        lookup.record(accepted: 2, of: 8)
+        #expect(lookup.draftLength == 3)
+        #expect(lookup.draft() == [5, 6, 7])
+        lookup.record(accepted: 3, of: 3)
+        #expect(lookup.draftLength == 5)
+        lookup.record(accepted: 0, of: 5)
+        #expect(lookup.draftLength == 1)
+        lookup.record(accepted: 0, of: 0)   // no draft: nothing learned
+        #expect(lookup.draftLength == 1)
+        for _ in 0..<10 { lookup.record(accepted: lookup.draftLength, of: lookup.draftLength) }
+        #expect(lookup.draftLength == 8)
+    }
 }
