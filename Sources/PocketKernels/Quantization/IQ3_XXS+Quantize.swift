@@ -21,13 +21,16 @@
 //
 // With importance weights (``ImportanceWeightedFormat``) every sum is weighted per weight.
 
-extension IQ3_XXS: ImportanceWeightedFormat {
+extension IQ3_XXS: ImportanceWeightedFormat, GridScaleSearch {
     public static let fileTypes: (pure: UInt32, mixed: UInt32) = (23, 23)  // llama_ftype IQ3_XXS
 
-    /// Where the trial scales put a sub-block's largest weight, as fractions of magnitude 62.
-    static let reaches: [Float] = [1.1, 1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6]
-    /// Stretches of the super-block factor tried around "largest scale maps to ls = 15".
-    static let factorStretches: [Float] = [1, 0.97, 1.03, 0.94, 1.06]
+    static var largestMagnitude: Float { 62 }
+
+    @inline(__always)
+    static func decodedScale(_ d: Float, level: Int32) -> Float { d * (0.5 + Float(level)) * 0.5 }
+
+    @inline(__always)
+    static func nearestLevel(_ fit: Float, _ d: Float) -> Int32 { roundedClamped(fit * (d > 0 ? 2 / d : 0) - 0.5, 0, 15) }
 
     public static func quantize(
         _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
@@ -61,24 +64,7 @@ extension IQ3_XXS: ImportanceWeightedFormat {
             for i in 0..<8 where x[8 * h + i] < 0 { bits |= 1 << UInt8(i) }
             scratch.signs[h] = bits
         }
-        var largest: Float = 0
-        for ib in 0..<8 {
-            scratch.fits[ib] = fitSubBlock(x + 32 * ib, ib, scratch)
-            largest = Swift.max(largest, scratch.fits[ib])
-        }
-        // Start from the unstretched factor so that input too large for fp16 keeps its
-        // (infinite) factor rather than collapsing to zero.
-        let base = largest / 7.75
-        var d = KQuantScales.nonzeroHalf(base), bestCost = Float.infinity
-        for stretch in factorStretches {
-            let candidate = KQuantScales.nonzeroHalf(base * stretch)
-            let cost = assignScales(candidate, scratch, store: false)
-            if cost < bestCost {
-                bestCost = cost
-                d = candidate
-            }
-        }
-        _ = assignScales(d, scratch, store: true)
+        let d = chooseScales(x, scratch)
 
         block.storeHalf(d, at: dOffset)
         for g in 0..<64 { block.storeByte(UInt8(truncatingIfNeeded: scratch.points[g]), at: qsOffset + g) }
@@ -145,54 +131,5 @@ extension IQ3_XXS: ImportanceWeightedFormat {
             }
         }
         return (cost, linear, square)
-    }
-
-    /// The scale of sub-block `ib` (weights `x`) with the least error found; 0 for zeros.
-    @inline(__always)
-    static func fitSubBlock(_ x: UnsafePointer<Float>, _ ib: Int, _ scratch: GridScratch) -> Float {
-        let largest = GridPointSearch.largestMagnitude(x, 32)
-        guard largest > 0, largest.isFinite else { return largest }
-        var best = largest / 62, bestCost = Float.infinity
-        for reach in reaches {
-            var a = largest / (62 * reach)
-            for _ in 0..<2 {
-                let trial = subBlockCost(ib, scale: a, scratch, store: false)
-                if trial.cost < bestCost {
-                    bestCost = trial.cost
-                    best = a
-                }
-                let refit = trial.linear / trial.square
-                guard trial.square > 0, refit > 0, refit.isFinite else { break }
-                a = refit
-            }
-        }
-        return best
-    }
-
-    /// Quantizes the sub-block fits against `d` (each to its rounded ls or a neighbour, by the
-    /// exact error with re-chosen points) and returns the total; with `store`, also records the
-    /// levels, points and flips.
-    @inline(__always)
-    static func assignScales(_ d: Float, _ scratch: GridScratch, store: Bool) -> Float {
-        let inverse: Float = d > 0 ? 2 / d : 0
-        var total: Float = 0
-        for ib in 0..<8 {
-            let rounded = roundedClamped(scratch.fits[ib] * inverse - 0.5, 0, 15)
-            var bestCost = Float.infinity, best = rounded
-            for ls in Swift.max(0, rounded - 1)...Swift.min(15, rounded + 1) {
-                // The decoder's scale: (d·(0.5 + ls))·0.5 in float32.
-                let cost = subBlockCost(ib, scale: d * (0.5 + Float(ls)) * 0.5, scratch, store: false).cost
-                if cost < bestCost {
-                    bestCost = cost
-                    best = ls
-                }
-            }
-            total += bestCost
-            if store {
-                scratch.levels[ib] = best
-                _ = subBlockCost(ib, scale: d * (0.5 + Float(best)) * 0.5, scratch, store: true)
-            }
-        }
-        return total
     }
 }
