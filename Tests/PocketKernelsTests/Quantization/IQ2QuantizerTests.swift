@@ -98,6 +98,8 @@ struct IQ2Shape: Sendable, CustomTestStringConvertible {
     }
 }
 
+/// `x` encoded by `format` with importance `w`, into bytes pre-filled with 0xAA (so a byte the
+/// encoder leaves unwritten shows).
 func weightedEncode(_ format: any ImportanceWeightedFormat.Type, _ x: [Float], _ w: [Float]?) -> [UInt8] {
     let blocks = x.count / format.weightsPerBlock
     var bytes = [UInt8](repeating: 0xAA, count: blocks * format.bytesPerBlock)
@@ -165,7 +167,6 @@ func weightedSquaredError(_ x: [Float], _ y: [Float], _ w: [Float]) -> Double {
         let topWeighted = weightedSquaredError(x, decode(shape.format, weightedEncode(shape.format, x, w)), topWeights)
         let topUnweighted = weightedSquaredError(x, decode(shape.format, weightedEncode(shape.format, x, nil)), topWeights)
         #expect(topWeighted < 0.8 * topUnweighted, "\(shape.format.type.name): \(topWeighted) vs \(topUnweighted)")
-        print("\(shape.format.type.name) weighted error: encoder \(weighted), without importance \(unweighted), baseline \(baseline)")
     }
 
     @Test(arguments: IQ2Shape.all)

@@ -34,18 +34,7 @@ import Testing
     }
 
     static func encode(_ format: any ImportanceWeightedFormat.Type, _ x: [Float], _ w: [Float]?) -> [UInt8] {
-        let blocks = x.count / format.weightsPerBlock
-        var bytes = [UInt8](repeating: 0, count: blocks * format.bytesPerBlock)
-        x.withUnsafeBufferPointer { xp in
-            bytes.withUnsafeMutableBytes { out in
-                if let w {
-                    w.withUnsafeBufferPointer { format.quantize(xp.baseAddress!, importance: $0.baseAddress, blocks: blocks, into: out.baseAddress!) }
-                } else {
-                    format.quantize(xp.baseAddress!, importance: nil, blocks: blocks, into: out.baseAddress!)
-                }
-            }
-        }
-        return bytes
+        weightedEncode(format, x, w)
     }
 
     static func decode(_ format: any ImportanceWeightedFormat.Type, _ bytes: [UInt8], count: Int) -> [Float] {
