@@ -3,7 +3,13 @@
 /// ``GridPointSearch`` re-chooses at the decoder's scale. A format says how its levels map to
 /// scales and how a sub-block's points cost (IQ3_XXS handles sign parity there); the search
 /// is the same.
-protocol GridScaleSearch {
+protocol GridScaleSearch: BlockFormat {
+    /// The format's codebook.
+    static var magnitudeGrid: MagnitudeGrid { get }
+    /// Encodes one super-block of 256 weights `x` with importances `w` into `block`.
+    static func encode(
+        _ x: UnsafePointer<Float>, _ w: UnsafePointer<Float>, _ grid: UnsafePointer<Float>, _ scratch: GridScratch,
+        into block: UnsafeMutableRawPointer)
     /// The largest magnitude of the codebook (a sub-block's largest weight lands near it).
     static var largestMagnitude: Float { get }
     /// The scale the decoder computes from `d` and a 4-bit level, in its float32 operations.
@@ -22,6 +28,24 @@ private let reaches: [Float] = [1.1, 1.0, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6]
 private let factorStretches: [Float] = [1, 0.97, 1.03, 0.94, 1.06]
 
 extension GridScaleSearch {
+    /// Encodes `count` blocks from `source` (importance `nil`: all weights equal), one scratch
+    /// space for all of them.
+    static func encodeBlocks(
+        _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
+        into destination: UnsafeMutableRawPointer
+    ) {
+        let grid = magnitudeGrid
+        grid.table.withUnsafeBufferPointer { table in
+            GridScratch.with(points: grid.count) { scratch in
+                for b in 0..<count {
+                    let x = source + b * weightsPerBlock
+                    let w = importance.map { $0 + b * weightsPerBlock } ?? UnsafePointer(scratch.ones)
+                    encode(x, w, table.baseAddress!, scratch, into: destination + b * bytesPerBlock)
+                }
+            }
+        }
+    }
+
     /// Fits every sub-block of the super-block `x` (into `scratch.fits`), chooses `d` and the
     /// levels, and leaves the levels and points for them in `scratch`; returns `d`.
     @inline(__always)

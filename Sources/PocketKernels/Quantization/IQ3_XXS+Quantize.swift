@@ -32,20 +32,13 @@ extension IQ3_XXS: ImportanceWeightedFormat, GridScaleSearch {
     @inline(__always)
     static func nearestLevel(_ fit: Float, _ d: Float) -> Int32 { roundedClamped(fit * (d > 0 ? 2 / d : 0) - 0.5, 0, 15) }
 
+    static var magnitudeGrid: MagnitudeGrid { .iq3xxs }
+
     public static func quantize(
         _ source: UnsafePointer<Float>, importance: UnsafePointer<Float>?, blocks count: Int,
         into destination: UnsafeMutableRawPointer
     ) {
-        let grid = MagnitudeGrid.iq3xxs
-        grid.table.withUnsafeBufferPointer { table in
-            GridScratch.with(points: grid.count) { scratch in
-                for b in 0..<count {
-                    let x = source + b * weightsPerBlock
-                    let w = importance.map { $0 + b * weightsPerBlock } ?? UnsafePointer(scratch.ones)
-                    encode(x, w, table.baseAddress!, scratch, into: destination + b * bytesPerBlock)
-                }
-            }
-        }
+        encodeBlocks(source, importance: importance, blocks: count, into: destination)
     }
 
     /// Encodes one super-block of 256 weights.
