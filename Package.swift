@@ -115,6 +115,19 @@ let hostFlags: Set<String> = {
     #endif
 }()
 
+/// Whether this build also compiles the faster tiers as dynamic libraries, loaded at run time
+/// when the CPU has their instructions (the `KernelTierLibraries` plugin, PocketKernels'
+/// `KernelTierLibrary`): the dependency build on Linux x86-64, which may not compile for a
+/// target CPU itself. `POCKET_KERNEL_TIER_LIBRARIES=0` leaves them out.
+let buildsKernelTierLibraries: Bool = {
+    #if os(Linux) && arch(x86_64)
+    return isDependencyCheckout && environment["POCKET_NATIVE"] != "1" && environment["POCKET_PORTABLE"] != "1"
+        && environment["POCKET_KERNEL_TIER_LIBRARIES"] != "0"
+    #else
+    return false
+    #endif
+}()
+
 /// `POCKET_NATIVE_BUILD` marks a build for the build machine's own CPU with the tier detected
 /// from it (a test checks that tier is the fastest the running CPU has).
 ///
@@ -129,7 +142,10 @@ let kernelSettings: [SwiftSetting] = {
     }
     if environment["POCKET_PORTABLE"] == "1" { return conditions(.portable, requiring: []) }
     if isDependencyCheckout {
-        guard environment["POCKET_NATIVE"] == "1" else { return conditions(requested ?? .sse2, requiring: []) }
+        guard environment["POCKET_NATIVE"] == "1" else {
+            return conditions(requested ?? .sse2, requiring: [])
+                + (buildsKernelTierLibraries ? [.define("POCKET_KERNEL_TIER_LIBRARIES")] : [])
+        }
         // The consumer's `-Xswiftc -target-cpu -Xswiftc native` compiles for this machine.
         return conditions(requested ?? .fastest(for: hostFlags), requiring: Array(hostFlags))
             + (requested == nil ? [.define("POCKET_NATIVE_BUILD")] : [])
@@ -171,7 +187,12 @@ let package = Package(
         // given `kernelSettings`: it runs on the CPUs it refuses, so it is compiled for any x86-64.
         .target(name: "PocketCPU"),
         // Layer 2: block formats, dequantization, dot products, matmul, norms, thread pool.
-        .target(name: "PocketKernels", dependencies: ["PocketGGUF", "PocketCPU"], swiftSettings: kernelSettings),
+        // In the dependency build it also carries the faster tiers, as libraries built by the
+        // plugin below and loaded at run time (Sources/PocketKernels/TierLibraries/).
+        .target(
+            name: "PocketKernels", dependencies: ["PocketGGUF", "PocketCPU"], swiftSettings: kernelSettings,
+            plugins: buildsKernelTierLibraries ? ["KernelTierLibraries"] : []),
+        .plugin(name: "KernelTierLibraries", capability: .buildTool()),
         // Layer 2: byte-level BPE tokenizer, pre-tokenizers, chat templates, detokenizer.
         .target(name: "PocketTokenizer", dependencies: ["PocketGGUF"]),
         // Layer 3: model config, weights, KV cache, forward pass, sampling.
@@ -258,7 +279,7 @@ if let names = environment["POCKET_TESTS"], !names.isEmpty {
             }
         }
     }
-    package.targets.removeAll { !kept.contains($0.name) }
+    package.targets.removeAll { !kept.contains($0.name) && $0.type != .plugin }
     package.products.removeAll { product in
         let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
         return !targets.allSatisfy(kept.contains)

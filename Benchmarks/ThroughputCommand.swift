@@ -12,6 +12,9 @@ enum ThroughputCommand {
         var fileBytes: Int
         var threads: Int
         var cpu: String
+        /// Which kernels computed the matrix products: this build's own tier, or the kernel
+        /// tier library loaded at run time (``KernelTierLibrary``).
+        var kernels: String
         var prefill64TokensPerSecond: Summary
         var prefill512TokensPerSecond: Summary
         var decode128TokensPerSecond: Summary
@@ -207,7 +210,7 @@ enum ThroughputCommand {
         } + (depth > 0 ? (depth + 64) * cachePositionBytes : 0)
         return Result(
             model: URL(fileURLWithPath: path).lastPathComponent, fileBytes: file.byteCount,
-            threads: pool.threadCount, cpu: Machine.cpuName(),
+            threads: pool.threadCount, cpu: Machine.cpuName(), kernels: Self.kernels,
             prefill64TokensPerSecond: pp64, prefill512TokensPerSecond: pp512, decode128TokensPerSecond: tg128,
             timeToFirstTokenMilliseconds: Summary(firstToken), peakResidentBytes: peakResidentBytes,
             kvCacheBytes: model.cache.byteCount, decodeBytesPerToken: bytesPerToken,
@@ -216,10 +219,17 @@ enum ThroughputCommand {
             note: path.contains("synthetic") ? "random weights: throughput only" : nil, depth: depth)
     }
 
+    /// The kernels that compute products in this process, in a few words.
+    static var kernels: String {
+        if let library = KernelTierLibrary.active { return "the \(library.tier.rawValue) kernel tier library (\(library.path))" }
+        return "this build's own \(CPUFeatures.compiledTier.rawValue) kernels"
+    }
+
     static func printTable(_ results: [Result], repetitions: Int) {
         let first = results[0]
         print("Pocket benchmark — \(first.cpu), \(first.threads) threads, \(repetitions) repetitions (median ± half range)"
               + (first.depth > 0 ? ", prefill and decode after \(first.depth) cached tokens" : ""))
+        print("Matrix products: \(first.kernels)")
         for r in results {
             print("")
             print("\(r.model) (\(String(format: "%.1f", Double(r.fileBytes) / 1e6)) MB)\(r.note.map { " — \($0)" } ?? "")")

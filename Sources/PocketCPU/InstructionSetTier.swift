@@ -42,6 +42,21 @@ public enum InstructionSetTier: String, Sendable, CaseIterable {
 
     /// An LLVM CPU name with what the tier needs and little more, for building on another
     /// machine for a CPU of this tier (`cascadelake`: the oldest with AVX-512 VNNI; `haswell`: the first with AVX2, since swiftc refuses `x86-64-v3`).
+    /// Kernel tier libraries are compiled for it (``targetCPUFeatures``).
+    public var targetCPUName: String { targetCPU.description }
+
+    /// The checked features of ``targetCPUName``: what code compiled for it may use anywhere, so
+    /// what a CPU needs to run a kernel tier library of this tier (a superset of
+    /// ``requiredFeatures``, which are what the tier's kernels are written against).
+    public var targetCPUFeatures: CPUFeatureSet {
+        let haswell: CPUFeatureSet = [.sse3, .ssse3, .sse4_1, .sse4_2, .popcnt, .avx, .avx2, .fma, .f16c, .bmi1, .bmi2, .movbe]
+        switch self {
+        case .avx512: return haswell.union([.avx512f, .avx512dq, .avx512cd, .avx512bw, .avx512vl, .avx512_vnni])
+        case .avx2: return haswell
+        case .sse2, .portable: return []
+        }
+    }
+
     var targetCPU: StaticString {
         switch self {
         case .avx512: "cascadelake"

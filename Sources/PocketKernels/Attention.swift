@@ -109,6 +109,45 @@ public enum Attention {
         keys: UnsafePointer<Float16>, values: UnsafePointer<Float16>, rowStride: Int, length: Int,
         scale: Float, halfPrecision: Bool, scratch: Scratch, into state: PartialState
     ) {
+        let accumulation = Accumulation(
+            queries: queries, heads: heads, headDimension: hd, keys: keys, values: values, rowStride: rowStride, length: length,
+            scale: scale, halfPrecision: halfPrecision, scratch: scratch, state: state)
+        if let library = KernelTierLibrary.active { return library.accumulate(accumulation) }
+        accumulation.run()
+    }
+
+    /// The arguments of one ``accumulate(queries:heads:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``:
+    /// plain values, so that a kernel tier library can receive them by address
+    /// (``KernelTierLibrary``). The baseline build that loads one allocates the larger
+    /// ``Scratch`` (it widens keys; the libraries, with F16C, do not).
+    struct Accumulation {
+        let queries: UnsafePointer<Float>
+        let heads: Int
+        let headDimension: Int
+        let keys: UnsafePointer<Float16>
+        let values: UnsafePointer<Float16>
+        let rowStride: Int
+        let length: Int
+        let scale: Float
+        let halfPrecision: Bool
+        let scratch: Scratch
+        let state: PartialState
+
+        /// Accumulates with this build's code.
+        func run() {
+            Attention.accumulateInThisBuild(
+                queries: queries, heads: heads, headDimension: headDimension, keys: keys, values: values, rowStride: rowStride,
+                length: length, scale: scale, halfPrecision: halfPrecision, scratch: scratch, into: state)
+        }
+    }
+
+    /// ``accumulate(queries:heads:headDimension:keys:values:rowStride:length:scale:halfPrecision:scratch:into:)``
+    /// with this build's code.
+    static func accumulateInThisBuild(
+        queries: UnsafePointer<Float>, heads: Int, headDimension hd: Int,
+        keys: UnsafePointer<Float16>, values: UnsafePointer<Float16>, rowStride: Int, length: Int,
+        scale: Float, halfPrecision: Bool, scratch: Scratch, into state: PartialState
+    ) {
         let block = blockLength
         let rescales = scratch.buffer                   // (heads, block)
         let weights = rescales + heads * block          // (heads, block)

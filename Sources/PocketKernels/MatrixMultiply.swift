@@ -30,8 +30,8 @@ public enum MatrixMultiply {
         into y: UnsafeMutablePointer<Float>, scratch: Q8Activations, pool: ThreadPool, inputUnchanged: Bool = false,
         warmingCaches: Bool = false
     ) {
-        if let layouts = KernelTable.layouts(of: weights.type) {
-            fused((Product(weights, into: y), nil, nil), layouts, x, tokens, scratch, pool, inputUnchanged, warmingCaches)
+        if let traits = KernelTable.traits(of: weights.type) {
+            fused((Product(weights, into: y), nil, nil), traits.layouts, x, tokens, scratch, pool, inputUnchanged, warmingCaches)
         } else if weights.type == .f32 {
             float(weights, x, tokens, y, pool)
         } else {
@@ -65,9 +65,9 @@ public enum MatrixMultiply {
         scratch: Q8Activations, pool: ThreadPool, warmingCaches: Bool = false
     ) {
         var thirdLayouts: Q8Activations.Layouts? = []
-        if let third { thirdLayouts = KernelTable.layouts(of: third.weights.type) }
-        guard let firstLayouts = KernelTable.layouts(of: first.weights.type),
-              let secondLayouts = KernelTable.layouts(of: second.weights.type), let thirdLayouts
+        if let third { thirdLayouts = KernelTable.traits(of: third.weights.type)?.layouts }
+        guard let firstLayouts = KernelTable.traits(of: first.weights.type)?.layouts,
+              let secondLayouts = KernelTable.traits(of: second.weights.type)?.layouts, let thirdLayouts
         else {
             // A format without an integer kernel: one product after the other.
             multiply(first.weights, x, tokens: tokens, into: first.output, scratch: scratch, pool: pool, warmingCaches: warmingCaches)
@@ -119,8 +119,8 @@ public enum MatrixMultiply {
                     let lower = max(range.lowerBound - offset, 0), upper = min(range.upperBound - offset, count)
                     guard lower < upper else { return }
                     let unit = p.weights.rowGroups != nil ? RowGroups.rowsPerGroup : 1
-                    KernelTable.visit(p.weights.type, Rows(weights: p.weights, vectors: v, tokens: tokens, y: p.output,
-                                                           range: lower * unit..<upper * unit))
+                    ProductRows(p.weights, v.baseAddress!, tokens: tokens, into: p.output, range: lower * unit..<upper * unit)
+                        .compute()
                 }
                 run(a, 0, aRows)
                 run(b, aRows, bRows)
@@ -136,9 +136,9 @@ public enum MatrixMultiply {
     /// asks for, ``RowGroupKernel/tileGroupsAtLeast``).
     private static func grain(_ a: Product, units: Int, _ tokens: Int, _ pool: ThreadPool) -> Int {
         if tokens > 1 {
-            guard let groups = a.weights.rowGroups, let kernel = BlockFormats.kernel(for: a.weights.type) as? any RowGroupKernel.Type
+            guard let groups = a.weights.rowGroups, let least = KernelTable.traits(of: a.weights.type)?.groupsPerTileAtLeast
             else { return max(1, tileBytes / unitBytes(a)) }
-            return tileGroups(groups, atLeast: kernel.tileGroupsAtLeast)
+            return tileGroups(groupBytes: groups.groupBytes, atLeast: least)
         }
         let piece = max(1, units / (16 * pool.threadCount))
         return a.weights.rowGroups != nil ? piece : (piece + 3) / 4 * 4
@@ -160,101 +160,10 @@ public enum MatrixMultiply {
         return p.weights.rowGroups?.groups ?? p.weights.rows
     }
 
-    /// The rows `range` of one product with kernel `K`, in tiles: each group of four
-    /// activation vectors is used for a whole tile of rows while it is in the nearest cache,
-    /// instead of streaming every vector of the batch from further out once per row; the tile
-    /// itself stays in L2.
-    struct Rows: KernelVisitor {
-        let weights: WeightMatrix
-        let vectors: UnsafeBufferPointer<Q8Vector>
-        let tokens: Int
-        let y: UnsafeMutablePointer<Float>
-        let range: Range<Int>
-
-        @inline(__always)
-        func visit<K: DotKernel>(_ kernel: K.Type) {
-            if let groups = weights.rowGroups, let kernel = K.self as? any RowGroupKernel.Type {
-                return visit(kernel, groups)
-            }
-            let w = weights, v = vectors, tokens = tokens, y = y
-            let blocks = w.columns / Q8Activations.blockSize, rows = w.rows
-            let tileRows = max(1, MatrixMultiply.tileBytes / w.rowBytes)
-            var tileStart = range.lowerBound
-            while tileStart < range.upperBound {
-                let tile = tileStart..<min(tileStart + tileRows, range.upperBound)
-                var t = 0
-                // Four tokens at a time, four rows at a time: kernels that can unpack a row once
-                // for several activation vectors, and prepare a vector once for several rows,
-                // do so (``DotKernel/dot4x4(rows:rowBytes:_:blocks:)``, ``DotKernel/dot4(row:_:blocks:)``).
-                while t + 4 <= tokens {
-                    let x = (v[t], v[t + 1], v[t + 2], v[t + 3])
-                    var r = tile.lowerBound
-                    while r + 4 <= tile.upperBound {
-                        let tile = K.dot4x4(rows: w.row(r), rowBytes: w.rowBytes, x, blocks: blocks)
-                        for k in 0..<4 {
-                            let out = y + (t + k) * rows + r
-                            out[0] = tile.0[k]; out[1] = tile.1[k]; out[2] = tile.2[k]; out[3] = tile.3[k]
-                        }
-                        r += 4
-                    }
-                    while r < tile.upperBound {
-                        let four = K.dot4(row: w.row(r), x, blocks: blocks)
-                        for k in 0..<4 { y[(t + k) * rows + r] = four[k] }
-                        r += 1
-                    }
-                    t += 4
-                }
-                while t < tokens {
-                    for r in tile { y[t * rows + r] = K.dot(row: w.row(r), v[t], blocks: blocks) }
-                    t += 1
-                }
-                tileStart = tile.upperBound
-            }
-        }
-
-        /// The rows `range` (whole groups) from the matrix's ``RowGroups`` with kernel `K`, in
-        /// tiles of groups as above: each product covers sixteen rows, and each column of a
-        /// group is unpacked once for eight vectors (``RowGroupKernel/groupDot8(_:_:blocks:into:stride:)``,
-        /// where the kernel has its own), then four, then one.
-        func visit<K: RowGroupKernel>(_ kernel: K.Type, _ groups: RowGroups) {
-            let v = vectors, tokens = tokens, y = y, rows = weights.rows, blocks = groups.blocks
-            let n = RowGroups.rowsPerGroup
-            @inline(__always) func store(_ sums: SIMD16<Float>, token t: Int, group g: Int) {
-                UnsafeMutableRawPointer(y + t * rows + g * n).storeBytes(of: sums, as: SIMD16<Float>.self)
-            }
-            let tileGroups = MatrixMultiply.tileGroups(groups, atLeast: K.tileGroupsAtLeast)
-            var tileStart = range.lowerBound / n
-            while tileStart < range.upperBound / n {
-                let tile = tileStart..<min(tileStart + tileGroups, range.upperBound / n)
-                var t = 0
-                while t + 8 <= tokens {
-                    K.tileDot8(
-                        groups.group(tile.lowerBound), groupBytes: groups.groupBytes, count: tile.count, v.baseAddress! + t,
-                        blocks: blocks, into: y + t * rows + tile.lowerBound * n, stride: rows)
-                    t += 8
-                }
-                while t + 4 <= tokens {
-                    let x = (v[t], v[t + 1], v[t + 2], v[t + 3])
-                    for g in tile {
-                        let sums = K.groupDot4(groups.group(g), x, blocks: blocks)
-                        store(sums.0, token: t, group: g); store(sums.1, token: t + 1, group: g)
-                        store(sums.2, token: t + 2, group: g); store(sums.3, token: t + 3, group: g)
-                    }
-                    t += 4
-                }
-                while t < tokens {
-                    for g in tile { store(K.groupDot(groups.group(g), v[t], blocks: blocks), token: t, group: g) }
-                    t += 1
-                }
-                tileStart = tile.upperBound
-            }
-        }
-    }
-
     /// Groups per tile of a grouped product: ``tileBytes`` of them, or as many as its kernel asks
     /// for (``RowGroupKernel/tileGroupsAtLeast``). A prompt's jobs take pieces of one tile.
-    static func tileGroups(_ groups: RowGroups, atLeast least: Int) -> Int {
-        max(least, tileBytes / groups.groupBytes)
+    static func tileGroups(groupBytes: Int, atLeast least: Int) -> Int {
+        max(least, tileBytes / groupBytes)
     }
 
     /// Weight bytes per tile of rows in the quantized products: the tile stays in the

@@ -44,23 +44,19 @@ public struct WeightMatrix: @unchecked Sendable {
         self.format = format
     }
 
-    /// The matrix with its weights also repacked into ``RowGroups``, when this build has a
-    /// row-group kernel for its format (the x86 tiers: Q2_K, Q4_0, Q4_1, Q4_K, Q5_0, Q6_K, Q8_0)
+    /// The matrix with its weights also repacked into ``RowGroups``, when the kernels that
+    /// compute products (this build's, or a loaded kernel tier library's) have a row-group kernel for its format (the x86 tiers: Q2_K, Q4_0, Q4_1, Q4_K, Q5_0, Q6_K, Q8_0)
     /// and its rows are a multiple of 16; otherwise the matrix unchanged. The result reads only the groups
     /// (products and ``dequantizeRow(_:into:)``), so the caller may release the pages of
     /// ``data``.
     ///
     /// - Parameter pool: Threads to split the repacking over.
     public func withRowGroups(pool: ThreadPool? = nil) -> WeightMatrix {
-        guard rowGroups == nil, rows % RowGroups.rowsPerGroup == 0,
-              let kernel = BlockFormats.kernel(for: type) as? any RowGroupKernel.Type else { return self }
+        guard rowGroups == nil, rows % RowGroups.rowsPerGroup == 0, KernelTable.traits(of: type)?.groupsPerTileAtLeast != nil,
+              let format = format as? any RowGroupFormat.Type else { return self }
         var grouped = self
-        grouped.rowGroups = Self.rowGroups(kernel, self, pool)
+        grouped.rowGroups = RowGroups(format, self, pool: pool)
         return grouped
-    }
-
-    private static func rowGroups<K: RowGroupKernel>(_ kernel: K.Type, _ matrix: WeightMatrix, _ pool: ThreadPool?) -> RowGroups {
-        RowGroups(K.Format.self, matrix, pool: pool)
     }
 
     /// First byte of row `r`.

@@ -82,6 +82,10 @@ import Testing
         /// The one-pass online softmax, one element at a time, with the accumulator stored as
         /// `Float16` (prompts) or `Float` (decoding).
         func onePass(halfPrecision: Bool) -> [Float] {
+            // A kernel tier library, when one is active, runs the attention compiled with fused
+            // multiply-adds; this build's plusProduct may not fuse.
+            let fused = KernelTierLibrary.active != nil
+            func plusProduct(_ y: Float, _ v: Float, _ w: Float) -> Float { fused ? y.addingProduct(v, w) : y.plusProduct(v, w) }
             var out = [Float](repeating: 0, count: group * hd)
             let scale = 1 / Float(hd).squareRoot()
             for g in 0..<group {
@@ -104,8 +108,8 @@ import Testing
                     }
                     for d in 0..<hd {
                         let v = Float(values[j * rowStride + hd + d])
-                        half[d] = Float16(Float(half[d]).plusProduct(v, weight))
-                        single[d] = single[d].plusProduct(v, weight)
+                        half[d] = Float16(plusProduct(Float(half[d]), v, weight))
+                        single[d] = plusProduct(single[d], v, weight)
                     }
                     sum = sum * rescale + weight
                 }

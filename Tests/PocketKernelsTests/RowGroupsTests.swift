@@ -259,11 +259,16 @@ import Testing
                     }
                     scratch.quantize(xs.baseAddress!, tokens: tokens, columns: c.columns)
                 }
+                // A kernel tier library computes the products in a build with fused multiply-adds,
+                // the reference here may be compiled without: then they agree to float rounding,
+                // relative to the largest product.
+                let tolerance = KernelTierLibrary.active == nil ? 0 : 1e-5 * y.map(abs).max()!
                 func check<F: RowGroupFormat>(_ format: F.Type) {
                     for t in 0..<tokens {
                         for r in 0..<rows {
                             let reference = F.groupDotReference(groups.group(r / 16), row: r % 16, scratch.vector(token: t), blocks: groups.blocks)
-                            #expect(y[t * rows + r] == reference, "token \(t) row \(r)")
+                            let y = y[t * rows + r]
+                            #expect(abs(y - reference) <= tolerance, "token \(t) row \(r): \(y) vs \(reference)")
                         }
                     }
                 }
