@@ -121,8 +121,9 @@ let hostFlags: Set<String> = {
 /// target CPU itself. `POCKET_KERNEL_TIER_LIBRARIES=0` leaves them out.
 let buildsKernelTierLibraries: Bool = {
     #if os(Linux) && arch(x86_64)
+    // Not with another tier named (`POCKET_ISA=portable` for cross-compiling, say).
     return isDependencyCheckout && environment["POCKET_NATIVE"] != "1" && environment["POCKET_PORTABLE"] != "1"
-        && environment["POCKET_KERNEL_TIER_LIBRARIES"] != "0"
+        && [nil, "sse2"].contains(environment["POCKET_ISA"]) && environment["POCKET_KERNEL_TIER_LIBRARIES"] != "0"
     #else
     return false
     #endif
