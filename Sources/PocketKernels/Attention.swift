@@ -112,7 +112,7 @@ public enum Attention {
         let accumulation = Accumulation(
             queries: queries, heads: heads, headDimension: hd, keys: keys, values: values, rowStride: rowStride, length: length,
             scale: scale, halfPrecision: halfPrecision, scratch: scratch, state: state)
-        if let library = KernelTierLibrary.active { return library.accumulate(accumulation) }
+        if let library = KernelTierLibrary.activeEntryPoints { return library.accumulate(accumulation) }
         accumulation.run()
     }
 

@@ -21,7 +21,7 @@ enum KernelTable {
     /// (``ownTraits(of:)``), or the loaded kernel tier library's (``KernelTierLibrary/active``).
     /// Nil when the type has no integer kernel.
     static func traits(of type: GGMLType) -> KernelTraits? {
-        if let library = KernelTierLibrary.active { return library.traits(of: type) }
+        if let library = KernelTierLibrary.activeEntryPoints { return library.traits(of: type) }
         return ownTraits(of: type)
     }
 

@@ -113,18 +113,22 @@ public enum MatrixMultiply {
                 itemBytes = bytes
             }
             let total = aRows + bRows + cRows
+            // The job sees plain values only: a `Product` holds its matrix's row groups, a class
+            // instance whose reference count every thread would update for every piece.
+            func rows(_ p: Product) -> ProductRows { ProductRows(p.weights, v.baseAddress!, tokens: tokens, into: p.output, range: 0..<0) }
+            let pieces = (rows(a), b.map(rows), c.map(rows))
             pool.balancedFor(total, key: a.weights.data, reading: itemBytes, grain: grain(a, units: total, tokens, pool)) { range in
-                @inline(__always) func run(_ p: Product?, _ offset: Int, _ count: Int) {
-                    guard let p else { return }
+                @inline(__always) func run(_ p: ProductRows?, _ offset: Int, _ count: Int) {
+                    guard var p else { return }
                     let lower = max(range.lowerBound - offset, 0), upper = min(range.upperBound - offset, count)
                     guard lower < upper else { return }
-                    let unit = p.weights.rowGroups != nil ? RowGroups.rowsPerGroup : 1
-                    ProductRows(p.weights, v.baseAddress!, tokens: tokens, into: p.output, range: lower * unit..<upper * unit)
-                        .compute()
+                    let unit = p.groups != nil ? RowGroups.rowsPerGroup : 1
+                    p.range = lower * unit..<upper * unit
+                    p.compute()
                 }
-                run(a, 0, aRows)
-                run(b, aRows, bRows)
-                run(c, aRows + bRows, cRows)
+                run(pieces.0, 0, aRows)
+                run(pieces.1, aRows, bRows)
+                run(pieces.2, aRows + bRows, cRows)
             }
         }
     }

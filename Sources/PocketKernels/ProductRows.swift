@@ -50,7 +50,7 @@ struct ProductRows: KernelVisitor {
     /// (``KernelTierLibrary/active``), or this build's.
     @inline(__always)
     func compute() {
-        if let library = KernelTierLibrary.active { return library.compute(self) }
+        if let library = KernelTierLibrary.activeEntryPoints { return library.compute(self) }
         KernelTable.visit(type, self)
     }
 

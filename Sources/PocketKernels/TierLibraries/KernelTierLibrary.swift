@@ -40,26 +40,56 @@ public final class KernelTierLibrary: Sendable {
     /// The file it was loaded from.
     public let path: String
 
-    private let traitsFunction: @convention(c) (UInt32) -> Int
-    private let productRowsFunction: @convention(c) (UnsafeRawPointer) -> Void
-    private let accumulateFunction: @convention(c) (UnsafeRawPointer) -> Void
+    /// The library's entry points.
+    let entryPoints: EntryPoints
 
-    private init(tier: InstructionSetTier, path: String, traits: @escaping @convention(c) (UInt32) -> Int,
-                 productRows: @escaping @convention(c) (UnsafeRawPointer) -> Void,
-                 accumulate: @escaping @convention(c) (UnsafeRawPointer) -> Void) {
-        self.tier = tier
-        self.path = path
-        traitsFunction = traits
-        productRowsFunction = productRows
-        accumulateFunction = accumulate
+    /// A library's entry points: C function pointers in a struct, so that the threads calling
+    /// them retain nothing (the reference count of one shared object would bounce between
+    /// their caches on every call).
+    struct EntryPoints {
+        let traits: @convention(c) (UInt32) -> Int
+        let productRows: @convention(c) (UnsafeRawPointer) -> Void
+        let accumulate: @convention(c) (UnsafeRawPointer) -> Void
+
+        /// The library's kernel traits for `type`.
+        func traits(of type: GGMLType) -> KernelTraits? {
+            KernelTraits(encoded: traits(type.rawValue))
+        }
+
+        /// Computes `rows` with the library's kernels.
+        @inline(__always)
+        func compute(_ rows: ProductRows) {
+            withUnsafePointer(to: rows) { productRows(UnsafeRawPointer($0)) }
+        }
+
+        /// Runs `accumulation` with the library's attention code.
+        @inline(__always)
+        func accumulate(_ accumulation: Attention.Accumulation) {
+            withUnsafePointer(to: accumulation) { accumulate(UnsafeRawPointer($0)) }
+        }
     }
 
-    /// The library that computes this process's matrix products; nil when the build's own
-    /// kernels do (a build without tier libraries, none usable on this CPU, or
+    private init(tier: InstructionSetTier, path: String, entryPoints: EntryPoints) {
+        self.tier = tier
+        self.path = path
+        self.entryPoints = entryPoints
+    }
+
+    /// The library that computes this process's matrix products and attention; nil when the
+    /// build's own kernels do (a build without tier libraries, none usable on this CPU, or
     /// `POCKET_KERNEL_TIER=none`). Chosen once, at first use.
     public static var active: KernelTierLibrary? {
         #if POCKET_KERNEL_TIER_LIBRARIES
         return selection.library
+        #else
+        return nil
+        #endif
+    }
+
+    /// The entry points of ``active``, for the kernels' calls.
+    static var activeEntryPoints: EntryPoints? {
+        #if POCKET_KERNEL_TIER_LIBRARIES
+        return selectedEntryPoints
         #else
         return nil
         #endif
@@ -84,26 +114,19 @@ public final class KernelTierLibrary: Sendable {
     }()
 
     /// The library's kernel traits for `type`.
-    func traits(of type: GGMLType) -> KernelTraits? {
-        KernelTraits(encoded: traitsFunction(type.rawValue))
-    }
+    func traits(of type: GGMLType) -> KernelTraits? { entryPoints.traits(of: type) }
 
     /// Computes `rows` with the library's kernels.
-    @inline(__always)
-    func compute(_ rows: ProductRows) {
-        withUnsafePointer(to: rows) { productRowsFunction(UnsafeRawPointer($0)) }
-    }
+    func compute(_ rows: ProductRows) { entryPoints.compute(rows) }
 
     /// Runs `accumulation` with the library's attention code.
-    @inline(__always)
-    func accumulate(_ accumulation: Attention.Accumulation) {
-        withUnsafePointer(to: accumulation) { accumulateFunction(UnsafeRawPointer($0)) }
-    }
+    func accumulate(_ accumulation: Attention.Accumulation) { entryPoints.accumulate(accumulation) }
 
     /// The file name of `tier`'s library.
     public static func fileName(of tier: InstructionSetTier) -> String { "libPocketKernels-\(tier.rawValue).so" }
 
     #if POCKET_KERNEL_TIER_LIBRARIES
+    private static let selectedEntryPoints = selection.library?.entryPoints
     private static let selection = select(
         request: ProcessInfo.processInfo.environment["POCKET_KERNEL_TIER"],
         folders: searchFolders(), available: CPUFeatures.available)
@@ -185,7 +208,8 @@ public final class KernelTierLibrary: Sendable {
             return .failure(LoadFailure(message: "it requires \(requires), not the \(tier.rawValue) tier's \(tier.targetCPUFeatures)"))
         }
         // The handle stays open for the life of the process.
-        return .success(KernelTierLibrary(tier: tier, path: path, traits: traits, productRows: productRows, accumulate: accumulate))
+        return .success(KernelTierLibrary(
+            tier: tier, path: path, entryPoints: EntryPoints(traits: traits, productRows: productRows, accumulate: accumulate)))
         #else
         return .failure(LoadFailure(message: "no dynamic loader on this platform"))
         #endif
