@@ -70,21 +70,39 @@ enum GoldenCheck {
             let reference = whole.starts(with: prompt)
                 ? Array(whole[prompt.count...]) : tokenizer.encode(completion, parseSpecial: false)
             try #require(tokenizer.decode(reference) == completion, "\(text.debugDescription): the reference does not decode to the completion")
-            model.truncate(to: 0)
-            var logits = try model.evaluate(prompt)
-            for (i, token) in reference.enumerated() {
-                let top = logits.max()!
-                let gap = top - logits[token]
-                largestGap = max(largestGap, gap)
+            for (i, step) in try choiceGaps(prompt: prompt, reference: reference, model: model).enumerated() {
+                largestGap = max(largestGap, step.gap)
                 steps += 1
-                if gap == 0 { agreeing += 1 }
-                #expect(gap <= tolerance * max(1, abs(top)),
-                        "\(text.debugDescription), step \(i): llama.cpp's token \(token) is \(gap) below the top logit \(top)")
-                if i + 1 < reference.count { logits = try model.evaluate([token]) }
+                if step.gap == 0 { agreeing += 1 }
+                #expect(step.gap <= tolerance * max(1, abs(step.top)),
+                        "\(text.debugDescription), step \(i): llama.cpp's token \(reference[i]) is \(step.gap) below the top logit \(step.top)")
             }
         }
         #expect(Double(agreeing) >= 0.9 * Double(steps), "\(agreeing) of \(steps) choices Pocket's own")
         print("greedy golden, teacher-forced: \(agreeing) of \(steps) choices Pocket's own, largest gap \(largestGap)")
+    }
+
+    /// Teacher-forces `reference` after `prompt` from an empty cache: for each of its tokens,
+    /// how far below Pocket's largest logit at that step it is (0 where it is Pocket's choice),
+    /// and that largest logit. With `stop` (the end-of-generation tokens, for a reference that
+    /// ended before its token budget) one more step follows the last token: the gap of the best
+    /// of `stop`, the reference's unprinted last choice.
+    static func choiceGaps(
+        prompt: [Int], reference: [Int], model: Transformer, stop: Set<Int>? = nil
+    ) throws -> [(gap: Float, top: Float)] {
+        model.truncate(to: 0)
+        var logits = try model.evaluate(prompt)
+        var gaps: [(gap: Float, top: Float)] = []
+        for (i, token) in reference.enumerated() {
+            let top = logits.max()!
+            gaps.append((top - logits[token], top))
+            if i + 1 < reference.count || stop != nil { logits = try model.evaluate([token]) }
+        }
+        if let stop, !stop.isEmpty {
+            let top = logits.max()!
+            gaps.append((top - stop.map { logits[$0] }.max()!, top))
+        }
+        return gaps
     }
 
     /// Greedy completions against llama.cpp's: every completion agrees for its first
