@@ -18,7 +18,7 @@ extension RowGroupFormat {
 }
 
 /// A 32-weight row-group format whose block is ``halfCount`` fp16 fields followed by 32-bit
-/// words of quantized weights (Q4_0, Q4_1, Q5_0, Q8_0), with unsigned weights `q` and
+/// words of quantized weights (Q4_0, Q4_1, Q5_0, Q8_0, IQ4_NL), with unsigned weights `q` and
 /// `x = d·(q − offset)` (or `x = d·q + m` for Q4_1).
 ///
 /// In a column, field `f` of the sixteen rows' blocks is sixteen consecutive fp16 values and
@@ -27,7 +27,7 @@ extension RowGroupFormat {
 public protocol WordGroupFormat: RowGroupFormat {
     /// The fp16 fields at the start of a block: 1 (`d`) or 2 (`d`, then the minimum `m`).
     static var halfCount: Int { get }
-    /// What the unsigned weights exceed the signed ones by (Q4_0 8, Q5_0 16, Q8_0 128); 0 for
+    /// What the unsigned weights exceed the signed ones by (Q4_0 8, Q5_0 16, Q8_0 and IQ4_NL 128); 0 for
     /// the formats with a minimum.
     static var weightOffset: Int32 { get }
     /// The words of a block (lanes `0..<wordCount`, the others zero) as the column stores them:

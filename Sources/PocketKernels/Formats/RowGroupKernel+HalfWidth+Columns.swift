@@ -1,5 +1,5 @@
 // The eight-vector product of the 32-weight row-group kernels (``GroupColumnKernel``: Q4_0,
-// Q5_0, Q8_0) in 256-bit halves (the tiers without 512-bit vectors: AVX2, SSE2) over a tile of groups, one column (block) at a time: Q2_K's scheme
+// Q5_0, Q8_0, IQ4_NL) in 256-bit halves (the tiers without 512-bit vectors: AVX2, SSE2) over a tile of groups, one column (block) at a time: Q2_K's scheme
 // (`Q2_K+RowGroups+HalfWidth+Columns.swift`). Per block and vector the four-vector loop broadcasts
 // eight activation words, the offset's starting value and the scale, ten of about thirty vector
 // instructions; here they are broadcast once per column into a 2.5 KB buffer for every group of
@@ -88,7 +88,7 @@ extension GroupColumnKernel {
 
     /// Block `b` of the eight vectors `x[0..<8]`, each value in all eight lanes: word `j`
     /// (bytes `4j…4j + 3`) of vector `k` at `32 · (8j + k)`, its starting value
-    /// `−Σx · offset` at `32 · (64 + k)` (not for Q8_0) and its scale at `32 · (72 + k)`.
+    /// `−Σx · offset` at `32 · (64 + k)` (not for Q8_0, IQ4_NL) and its scale at `32 · (72 + k)`.
     @inline(__always)
     static func broadcastColumn(_ x: UnsafePointer<Q8Vector>, block b: Int, into words: UnsafeMutableRawPointer) {
         for k in 0..<8 {
@@ -97,7 +97,7 @@ extension GroupColumnKernel {
                 words.storeBytes(of: SIMD8(repeating: a.loadUnaligned(fromByteOffset: 4 * j, as: UInt32.self)),
                                  toByteOffset: 32 * (8 * j + k), as: SIMD8<UInt32>.self)
             }
-            if offsetShift != 7 {  // Q8_0's signed products start from zero and never read it
+            if offsetShift != 7 {  // Q8_0's and IQ4_NL's signed products start from zero
                 words.storeBytes(of: SIMD8(repeating: 0 &- x[k].blockIntegerSums[b] &<< offsetShift), toByteOffset: 32 * (64 + k), as: SIMD8<Int32>.self)
             }
             words.storeBytes(of: SIMD8(repeating: x[k].scales[b]), toByteOffset: 32 * (72 + k), as: SIMD8<Float>.self)

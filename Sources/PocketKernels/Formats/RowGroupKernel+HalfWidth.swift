@@ -1,5 +1,5 @@
 // The four-vector loop of the 32-weight row-group kernels (``GroupColumnKernel``: Q4_0, Q5_0,
-// Q8_0) in 256-bit halves, for the tiers without 512-bit vectors (AVX2, SSE2). Written for
+// Q8_0, IQ4_NL) in 256-bit halves, for the tiers without 512-bit vectors (AVX2, SSE2). Written for
 // AVX2, whose instructions and registers these are; SSE2 has sixteen registers of 128 bits.
 //
 // A column's eight weight vectors take sixteen 256-bit registers for sixteen rows, all that
@@ -9,10 +9,10 @@
 // sixteen rows: it has one sum, and two passes measured slower.) Per block and vector:
 // - Q4_0 and Q5_0 (weights below 32): two chains of four `vpmaddubsw` added in 16 bits, as on
 //   sixteen rows;
-// - Q8_0: the weights' bytes flipped back to signed and multiplied as |w| · (x with w's sign),
-//   one `vpmaddubsw` per vector (llama.cpp's AVX2 product), instead of the even and odd
-//   bytes' two that the unsigned w + 128 needs; the product is then signed already, so the
-//   block starts from zero instead of −128·Σx.
+// - Q8_0 and IQ4_NL (the codebook + 128): the weights' bytes flipped back to signed and
+//   multiplied as |w| · (x with w's sign), one `vpmaddubsw` per vector (llama.cpp's AVX2
+//   product), instead of the even and odd bytes' two that the unsigned w + 128 needs; the
+//   product is then signed already, so the block starts from zero instead of −128·Σx.
 // The integers are the same as the reference's, so the results are bit for bit the same.
 
 #if POCKET_X86_KERNELS && !POCKET_512BIT_VECTORS
@@ -72,7 +72,7 @@ extension GroupColumnKernel {
     ) {
         let p: SIMD8<Int32>, q: SIMD8<Int32>
         if offsetShift == 7 {
-            // Q8_0: signed products, no offset to take away.
+            // Q8_0, IQ4_NL: signed products, no offset to take away.
             @inline(__always) func product(_ partial: SIMD8<Int32>, _ weights: SIMD8<UInt32>, _ k: Int) -> SIMD8<Int32> {
                 ByteDot.dot(partial, flipped: weights, word(k))
             }

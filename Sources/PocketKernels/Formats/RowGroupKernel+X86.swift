@@ -33,7 +33,8 @@ struct GroupWeights<Lanes: SIMD> where Lanes.Scalar == UInt32 {
     }
 }
 
-/// A row-group kernel of a 32-weight format with an offset and one scale (Q4_0, Q5_0, Q8_0)
+/// A row-group kernel of a 32-weight format with an offset and one scale (Q4_0, Q5_0, Q8_0,
+/// IQ4_NL)
 /// that says how its format's column unpacks; the loops are shared. (Q4_1 keeps llama.cpp's
 /// lanes and has its own loops.)
 protocol GroupColumnKernel: RowGroupKernel where Format: WordGroupFormat {
@@ -101,7 +102,7 @@ extension GroupColumnKernel {
             q = ByteDot.dot(.zero, below32: (w.w4, w.w5, w.w6, w.w7), (word(4), word(5), word(6), word(7)))
         } else {
             #if !POCKET_512BIT_VECTORS && !POCKET_WIDENED_COLUMNS
-            // Q8_0 on AVX2: signed products (``ByteDot/dot(_:flipped:_:)-(SIMD16<Int32>,_,_)``),
+            // Q8_0 and IQ4_NL on AVX2: signed products (``ByteDot/dot(_:flipped:_:)-(SIMD16<Int32>,_,_)``),
             // no offset to take away. (SSE2, whose products all go through 16 bits, widens the
             // unsigned w + 128 with fewer instructions than it sign-extends w, and takes the
             // offset away as the 512-bit tier does.)
