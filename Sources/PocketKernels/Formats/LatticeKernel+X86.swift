@@ -1,23 +1,25 @@
 // The loop shared by the x86 kernels of the lattice i-quants (IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS,
 // IQ3_S): one 512-bit `vpdpbusd` per 64 weights (two sub-blocks of 32, two activation blocks),
-// with per-lane signed integer scales as in ``SignedScaleKernel``.
+// with a scale per lane (per 16 or 32 weights), as ``SignedScaleKernel``'s.
 //
 // Every grid magnitude g is below 64, so a signed weight ±g plus 64 is a byte in 1…127, the
 // unsigned operand the instruction takes. It is formed in 32-bit lanes with no carries between
 // bytes: with X = 0x3F in each byte whose sign is minus (0 elsewhere), (g ^ X) + (0x40 − X) is
 // 64 + g for a plus and 63 − g + 1 = 64 − g for a minus. The 64 offset is taken off with the
 // activations' per-4-byte group sums. A format says how to gather its 64 magnitudes and signs
-// and its sub-block scales (odd integers 2·ls + 1) over their lanes; the power of two of each
-// format's scale (1/8, 1/4, 1) multiplies the float super-block scale d, which stays exact.
+// and its sub-block scales (odd integers 2·ls + 1) over their lanes; those times d and the
+// format's power of two (1/8, 1/4, 1) are exact floats, so the integer scale costs no integer
+// multiply per vector: each product is one float multiply of those scales by the activations'.
+// Prefill takes tiles of four rows by four vectors (``LatticeX86Kernel/dot4x4(rows:rowBytes:_:blocks:)``).
 
 #if POCKET_X86_KERNELS
 /// An x86 kernel (``ByteDot``: AVX-512 VNNI, AVX2 or SSE2) of a lattice i-quant with 256-weight
 /// super-blocks.
 ///
 /// For the weights 64k…64k+63 of a super-block (activation blocks 8·sb + 2k and the next), lane
-/// L of a product holds weights 4L…4L+3. Each lane is corrected by the offset, multiplied by its
-/// integer scale (exact: below 4·62·127·31 < 2^24) and by d·factor·a of its activation block
-/// in floats.
+/// L of a product holds weights 4L…4L+3. Each lane's integer sum, corrected by the offset
+/// (the product's starting value), is multiplied in floats by its integer scale times
+/// d·factor (exact) times the activation block's scale.
 protocol LatticeX86Kernel: SharedLoopKernel {
     /// A grid entry: a `UInt64` of 8 magnitudes or a `UInt32` of 4, one byte each.
     associatedtype Point
@@ -83,10 +85,11 @@ extension LatticeX86Kernel {
             var lanes = SIMD16<Float>()
             var block = row
             for sb in 0..<(blocks / 8) {
-                let d = ByteDot.half(block, scaleOffset) * scaleFactor
+                let d = superBlockScale(block)
                 for k in 0..<4 {
                     let b = 8 * sb + 2 * k
-                    lanes.multiplyAdd(products(weights(block, k, grid), scales(block, k), x, b), spreadScales(d, x, b))
+                    let w = weights(block, k, grid), s = floatScales(block, k, d)
+                    lanes.multiplyAdd(products(w, start(x, b), x, b), s * spreadScales(x, b))
                 }
                 block += superBlockBytes
             }
@@ -103,14 +106,14 @@ extension LatticeX86Kernel {
             var l0 = SIMD16<Float>(), l1 = SIMD16<Float>(), l2 = SIMD16<Float>(), l3 = SIMD16<Float>()
             var block = row
             for sb in 0..<(blocks / 8) {
-                let d = ByteDot.half(block, scaleOffset) * scaleFactor
+                let d = superBlockScale(block)
                 for k in 0..<4 {
                     let b = 8 * sb + 2 * k
-                    let w = weights(block, k, grid), s = scales(block, k)
-                    l0.multiplyAdd(products(w, s, x.0, b), spreadScales(d, x.0, b))
-                    l1.multiplyAdd(products(w, s, x.1, b), spreadScales(d, x.1, b))
-                    l2.multiplyAdd(products(w, s, x.2, b), spreadScales(d, x.2, b))
-                    l3.multiplyAdd(products(w, s, x.3, b), spreadScales(d, x.3, b))
+                    let w = weights(block, k, grid), s = floatScales(block, k, d)
+                    l0.multiplyAdd(products(w, start(x.0, b), x.0, b), s * spreadScales(x.0, b))
+                    l1.multiplyAdd(products(w, start(x.1, b), x.1, b), s * spreadScales(x.1, b))
+                    l2.multiplyAdd(products(w, start(x.2, b), x.2, b), s * spreadScales(x.2, b))
+                    l3.multiplyAdd(products(w, start(x.3, b), x.3, b), s * spreadScales(x.3, b))
                 }
                 block += superBlockBytes
             }
@@ -118,19 +121,87 @@ extension LatticeX86Kernel {
         }
     }
 
-    /// d·factor·a of activation blocks b and b + 1 over their lanes.
-    @inline(__always)
-    static func spreadScales(_ d: Float, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
-        ByteDot.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self) * d)
+    /// ``DotKernel/dot4x4(rows:rowBytes:_:blocks:)`` for this kernel (not inlined, like
+    /// ``SharedLoopKernel/dot(row:_:blocks:)``): per 64 weights, each row is unpacked once and
+    /// each vector's offset term and scales are loaded once, and the sixteen sums stay in
+    /// registers. Every row and vector gets the operations of ``loopDot(row:_:blocks:)``, so the
+    /// results are bit-identical to ``loopDot4(row:_:blocks:)``.
+    @inline(never)
+    public static func dot4x4(
+        rows: UnsafeRawPointer, rowBytes: Int, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        grid.withUnsafeBufferPointer { grid in
+            let grid = grid.baseAddress!
+            var c0 = TileColumn(), c1 = TileColumn(), c2 = TileColumn(), c3 = TileColumn()
+            let row0 = rows, row1 = rows + rowBytes, row2 = rows + 2 * rowBytes, row3 = rows + 3 * rowBytes
+            var offset = 0
+            for sb in 0..<(blocks / 8) {
+                let d0 = superBlockScale(row0 + offset), d1 = superBlockScale(row1 + offset)
+                let d2 = superBlockScale(row2 + offset), d3 = superBlockScale(row3 + offset)
+                for k in 0..<4 {
+                    let b = 8 * sb + 2 * k
+                    let w = (weights(row0 + offset, k, grid), weights(row1 + offset, k, grid),
+                             weights(row2 + offset, k, grid), weights(row3 + offset, k, grid))
+                    let s = (floatScales(row0 + offset, k, d0), floatScales(row1 + offset, k, d1),
+                             floatScales(row2 + offset, k, d2), floatScales(row3 + offset, k, d3))
+                    addQuarter(&c0, w, s, x.0, b)
+                    addQuarter(&c1, w, s, x.1, b)
+                    addQuarter(&c2, w, s, x.2, b)
+                    addQuarter(&c3, w, s, x.3, b)
+                }
+                offset += superBlockBytes
+            }
+            return TileColumn.sums(c0, c1, c2, c3)
+        }
     }
 
-    /// Sixteen lanes of scale·Σ(w − 64)·x over four products each, exactly, as floats.
+    /// Adds 64 weights of four rows (unpacked weights `w`, float scales `s`) times activation
+    /// blocks b and b + 1 of one vector into that vector's sums.
     @inline(__always)
-    static func products(_ weights: SIMD16<UInt32>, _ scales: SIMD16<Int32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
-        let shift = LatticeX86Kernels.offsetShift
-        let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
+    static func addQuarter(
+        _ c: inout TileColumn, _ w: (SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>, SIMD16<UInt32>),
+        _ s: (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>), _ x: Q8Vector, _ b: Int
+    ) {
+        let start = start(x, b), a = spreadScales(x, b)
+        c.r0.multiplyAdd(products(w.0, start, x, b), s.0 * a)
+        c.r1.multiplyAdd(products(w.1, start, x, b), s.1 * a)
+        c.r2.multiplyAdd(products(w.2, start, x, b), s.2 * a)
+        c.r3.multiplyAdd(products(w.3, start, x, b), s.3 * a)
+    }
+
+    /// d times the format's power of two: the float factor of every integer scale.
+    @inline(__always)
+    static func superBlockScale(_ block: UnsafeRawPointer) -> Float {
+        ByteDot.half(block, scaleOffset) * scaleFactor
+    }
+
+    /// The integer scales of weights 64k…64k+63 times `d` (``superBlockScale(_:)``) over their
+    /// lanes: exact (5 and 11 significant bits).
+    @inline(__always)
+    static func floatScales(_ block: UnsafeRawPointer, _ k: Int, _ d: Float) -> SIMD16<Float> {
+        ByteDot.floats(scales(block, k)) * d
+    }
+
+    /// The activation scales of blocks b and b + 1 over their lanes.
+    @inline(__always)
+    static func spreadScales(_ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+        ByteDot.spread(UnsafeRawPointer(x.scales + b).loadUnaligned(as: SIMD2<Float>.self))
+    }
+
+    /// The offset term of activation blocks b and b + 1: −64 times each lane's group sum, the
+    /// products' starting value.
+    @inline(__always)
+    static func start(_ x: Q8Vector, _ b: Int) -> SIMD16<Int32> {
         let sums = UnsafeRawPointer(x.groupSums + 8 * b).loadUnaligned(as: SIMD16<Int32>.self)
-        return ByteDot.floats((ByteDot.dot(.zero, offsetWeights: weights, offsetShift: shift, values) &- sums &<< shift) &* scales)
+        return SIMD16<Int32>.zero &- sums &<< LatticeX86Kernels.offsetShift
+    }
+
+    /// Sixteen lanes of Σ(w − 64)·x over four products each, exactly (below 4·62·127 in
+    /// magnitude), as floats.
+    @inline(__always)
+    static func products(_ weights: SIMD16<UInt32>, _ start: SIMD16<Int32>, _ x: Q8Vector, _ b: Int) -> SIMD16<Float> {
+        let values = UnsafeRawPointer(x.bytes + 32 * b).loadUnaligned(as: SIMD16<UInt32>.self)
+        return ByteDot.floats(ByteDot.dot(start, offsetWeights: weights, offsetShift: LatticeX86Kernels.offsetShift, values))
     }
 }
 #endif
