@@ -1,0 +1,51 @@
+// IQ2_XS on x86: one 512-bit `vpdpbusd` per 64 weights (``LatticeX86Kernel``).
+//
+// Groups 8k…8k+7 (weights 64k…64k+63) are the eight 16-bit codes at qs + 16k: a 9-bit grid
+// index and a 7-bit sign index each. The eight grid points (eight magnitudes each, byte j for
+// weight j) laid side by side are the 64 weights in weight order, the activations' byte order;
+// the sign indices, packed one per byte, become the sign bytes (``LatticeX86Kernels/evenSigns(_:)``).
+// The scale (0.5 + ls)/4 is (2ls + 1)/8: the integer per 16 weights from the nibbles of scale
+// bytes 2k and 2k + 1 (four lanes each), 1/8 on d.
+
+#if POCKET_X86_KERNELS
+extension IQ2_XS {
+    public typealias Kernel = X86
+
+    /// The x86 kernel of ``IQ2_XS`` (AVX-512 VNNI, AVX2 or SSE2, through ``ByteDot``; reads ``Q8Activations/Layouts/bytes``).
+    public enum X86: LatticeX86Kernel {
+        static var grid: [UInt64] { IQGrids.iq2xs }
+        static var superBlockBytes: Int { bytesPerBlock }
+        static var scaleOffset: Int { dOffset }
+        static var scaleFactor: Float { 0.125 }
+
+        /// Weights 64k…64k+63 of the super-block as bytes 64 ± g in weight order.
+        @inline(__always)
+        static func weights(_ block: UnsafeRawPointer, _ k: Int, _ grid: UnsafePointer<UInt64>) -> SIMD16<UInt32> {
+            let first = block.loadUnaligned(fromByteOffset: qsOffset + 16 * k, as: UInt64.self)
+            let second = block.loadUnaligned(fromByteOffset: qsOffset + 16 * k + 8, as: UInt64.self)
+            @inline(__always) func point(_ codes: UInt64, _ l: UInt64) -> UInt64 { grid[Int(truncatingIfNeeded: codes &>> (16 * l) & 511)] }
+            let magnitudes = SIMD8<UInt64>(
+                point(first, 0), point(first, 1), point(first, 2), point(first, 3),
+                point(second, 0), point(second, 1), point(second, 2), point(second, 3))
+            let signs = LatticeX86Kernels.evenSigns(signIndices(first) | signIndices(second) &<< 32)
+            return LatticeX86Kernels.offsetWeights(unsafeBitCast(magnitudes, to: SIMD16<UInt32>.self), signs: signs)
+        }
+
+        /// The 7-bit sign indices (bits 9…15) of four 16-bit codes, one per byte of the low 32 bits.
+        @inline(__always)
+        static func signIndices(_ codes: UInt64) -> UInt64 {
+            var indices = codes &>> 9 & 0x007F_007F_007F_007F
+            indices = (indices | indices &>> 8) & 0x0000_FFFF_0000_FFFF
+            return (indices | indices &>> 16) & 0xFFFF_FFFF
+        }
+
+        /// 2·ls + 1 of each 16 weights of 64k…64k+63 over its four lanes.
+        @inline(__always)
+        static func scales(_ block: UnsafeRawPointer, _ k: Int) -> SIMD16<Int32> {
+            let nibbles = UInt32(block.loadUnaligned(fromByteOffset: scalesOffset + 2 * k, as: UInt16.self))
+            let ls = (SIMD16(repeating: nibbles) &>> LatticeX86Kernels.nibbleShifts) & 0xF
+            return unsafeBitCast(ls &<< 1 | 1, to: SIMD16<Int32>.self)
+        }
+    }
+}
+#endif
