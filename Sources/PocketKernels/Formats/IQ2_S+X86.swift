@@ -36,9 +36,7 @@ extension IQ2_S {
         /// 2·ls + 1 of each 16 weights of 64k…64k+63 over its four lanes.
         @inline(__always)
         static func scales(_ block: UnsafeRawPointer, _ k: Int) -> SIMD16<Int32> {
-            let nibbles = UInt32(block.loadUnaligned(fromByteOffset: scalesOffset + 2 * k, as: UInt16.self))
-            let ls = (SIMD16(repeating: nibbles) &>> LatticeX86Kernels.nibbleShifts) & 0xF
-            return unsafeBitCast(ls &<< 1 | 1, to: SIMD16<Int32>.self)
+            LatticeX86Kernels.nibbleScales(block, at: scalesOffset, k)
         }
     }
 }

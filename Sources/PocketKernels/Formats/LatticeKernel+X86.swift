@@ -46,6 +46,15 @@ enum LatticeX86Kernels {
     /// scale per 16 weights (IQ2_XS, IQ2_S).
     static let nibbleShifts = SIMD16<UInt32>(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12)
 
+    /// 2·ls + 1 of each 16 weights of 64k…64k+63 over its four lanes, from the 4-bit scales
+    /// at `scales` (two bytes per 64 weights: IQ2_XS and IQ2_S lay them out alike).
+    @inline(__always)
+    static func nibbleScales(_ block: UnsafeRawPointer, at scales: Int, _ k: Int) -> SIMD16<Int32> {
+        let nibbles = UInt32(block.loadUnaligned(fromByteOffset: scales + 2 * k, as: UInt16.self))
+        let ls = (SIMD16(repeating: nibbles) &>> nibbleShifts) & 0xF
+        return unsafeBitCast(ls &<< 1 | 1, to: SIMD16<Int32>.self)
+    }
+
     /// 64 magnitudes (each below 64, byte i for weight i) signed by bit i of `signs` and offset
     /// by 64: bytes 64 + g for a clear bit, 64 − g for a set one.
     @inline(__always)
