@@ -141,7 +141,10 @@ public enum MatrixMultiply {
     private static func grain(_ a: Product, units: Int, _ tokens: Int, _ pool: ThreadPool) -> Int {
         if tokens > 1 {
             guard let groups = a.weights.rowGroups, let least = KernelTable.traits(of: a.weights.type)?.groupsPerTileAtLeast
-            else { return max(1, tileBytes / unitBytes(a)) }
+            else {
+                // Whole sixteens of rows, which the lattice formats expand together (``ExpandedLatticeRows``).
+                return (max(1, tileBytes / unitBytes(a)) + 15) / 16 * 16
+            }
             return tileGroups(groupBytes: groups.groupBytes, atLeast: least)
         }
         let piece = max(1, units / (16 * pool.threadCount))

@@ -59,6 +59,16 @@ struct ProductRows: KernelVisitor {
         if let groups, let kernel = K.self as? any RowGroupKernel.Type {
             return visit(kernel, groups)
         }
+        #if POCKET_X86_KERNELS
+        if tokens >= ExpandedLatticeRows.minimumTokens, let kernel = K.self as? any LatticeX86Kernel.Type {
+            return visitExpanding(kernel)
+        }
+        #endif
+        visitRows(kernel)
+    }
+
+    /// The rows `range` with a row kernel `K`, in tiles of rows.
+    func visitRows<K: DotKernel>(_ kernel: K.Type) {
         let v = vectors, tokens = tokens, y = output, data = data, rowBytes = rowBytes
         let blocks = columns / Q8Activations.blockSize, rows = rows
         @inline(__always) func row(_ r: Int) -> UnsafeRawPointer { data + r * rowBytes }
@@ -95,6 +105,53 @@ struct ProductRows: KernelVisitor {
             tileStart = tile.upperBound
         }
     }
+
+    #if POCKET_X86_KERNELS
+    /// The rows `range` of a lattice-format matrix times a batch: sixteen rows at a time
+    /// expanded into a scratch tile (``ExpandedLatticeRows``), a tile of them times every
+    /// vector, four at a time; the last rows short of sixteen go through the row kernel.
+    func visitExpanding<K: LatticeX86Kernel>(_ kernel: K.Type) {
+        typealias E = ExpandedLatticeRows
+        let v = vectors, tokens = tokens, y = output, rows = rows, n = E.rows
+        let blocks = columns / Q8Activations.blockSize, groupBytes = E.groupBytes(K.self, blocks: blocks)
+        let tileGroups = max(1, E.tileBytes / groupBytes)
+        let expandedEnd = range.lowerBound + range.count / n * n
+        // One scratch tile per piece of work: pieces are whole tiles of the matrix, each
+        // expanded once and multiplied with the whole batch.
+        let tile = UnsafeMutableRawPointer.allocate(byteCount: min(tileGroups, max(1, range.count / n)) * groupBytes, alignment: 64)
+        defer { tile.deallocate() }
+        @inline(__always) func store(_ sums: SIMD16<Float>, token t: Int, row r: Int) {
+            UnsafeMutableRawPointer(y + t * rows + r).storeBytes(of: sums, as: SIMD16<Float>.self)
+        }
+        var start = range.lowerBound
+        while start < expandedEnd {
+            let count = min(tileGroups, (expandedEnd - start) / n)
+            for g in 0..<count {
+                E.expand(K.self, rows: data + (start + n * g) * rowBytes, rowBytes: rowBytes, blocks: blocks, into: tile + g * groupBytes)
+            }
+            var t = 0
+            while t + 4 <= tokens {
+                let x = (v[t], v[t + 1], v[t + 2], v[t + 3])
+                for g in 0..<count {
+                    let sums = E.dot4(K.self, tile + g * groupBytes, x, blocks: blocks), r = start + n * g
+                    store(sums.0, token: t, row: r); store(sums.1, token: t + 1, row: r)
+                    store(sums.2, token: t + 2, row: r); store(sums.3, token: t + 3, row: r)
+                }
+                t += 4
+            }
+            while t < tokens {
+                for g in 0..<count { store(E.dot(K.self, tile + g * groupBytes, v[t], blocks: blocks), token: t, row: start + n * g) }
+                t += 1
+            }
+            start += n * count
+        }
+        if expandedEnd < range.upperBound {
+            var rest = self
+            rest.range = expandedEnd..<range.upperBound
+            rest.visitRows(K.self)
+        }
+    }
+    #endif
 
     /// The rows `range` (whole groups) from the matrix's row groups with kernel `K`, in tiles
     /// of groups as above: each product covers sixteen rows, and each column of a group is

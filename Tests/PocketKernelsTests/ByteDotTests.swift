@@ -136,6 +136,20 @@ struct ByteSource {
         }
     }
 
+    @Test func wordsTransposeAsAMatrix() {
+        var random = TestRandom(seed: 71)
+        let words = (0..<256).map { _ in UInt32.random(in: 0...UInt32.max, using: &random) }
+        var transposed = [UInt32](repeating: 0, count: 256)
+        words.withUnsafeBytes { source in
+            transposed.withUnsafeMutableBytes { ByteDot.transposeWords(source.baseAddress!, into: $0.baseAddress!) }
+        }
+        var misplaced = 0
+        for i in 0..<16 {
+            for j in 0..<16 where transposed[16 * j + i] != words[16 * i + j] { misplaced += 1 }
+        }
+        #expect(misplaced == 0)
+    }
+
     /// Every fp16 bit pattern converts as ``IntegerLanes/half(_:_:)`` does (NaNs: to a NaN).
     @Test func halvesConvertExactly() {
         func reference(_ bits: UInt16) -> Float {

@@ -35,6 +35,12 @@ protocol LatticeX86Kernel: SharedLoopKernel {
     static func weights(_ block: UnsafeRawPointer, _ k: Int, _ grid: UnsafePointer<Point>) -> SIMD16<UInt32>
     /// The integer scales 2·ls + 1 of weights 64k…64k+63, each over its lanes.
     static func scales(_ block: UnsafeRawPointer, _ k: Int) -> SIMD16<Int32>
+    /// Weights per scale: 32 (one scale per sub-block, the default) or 16 (IQ2_XS, IQ2_S).
+    static var weightsPerScale: Int { get }
+}
+
+extension LatticeX86Kernel {
+    @inline(__always) static var weightsPerScale: Int { 32 }
 }
 
 /// Constants and weight helpers of ``LatticeX86Kernel``.

@@ -19,15 +19,7 @@ extension Q8_0.X86: GroupColumnKernel {
 
     @inline(__always)
     static func columnWeights<Lanes>(_ words: UnsafeRawPointer, as lanes: Lanes.Type) -> GroupWeights<Lanes> {
-        GroupWeights(
-            w0: words.loadUnaligned(as: Lanes.self),
-            w1: words.loadUnaligned(fromByteOffset: 64, as: Lanes.self),
-            w2: words.loadUnaligned(fromByteOffset: 128, as: Lanes.self),
-            w3: words.loadUnaligned(fromByteOffset: 192, as: Lanes.self),
-            w4: words.loadUnaligned(fromByteOffset: 256, as: Lanes.self),
-            w5: words.loadUnaligned(fromByteOffset: 320, as: Lanes.self),
-            w6: words.loadUnaligned(fromByteOffset: 384, as: Lanes.self),
-            w7: words.loadUnaligned(fromByteOffset: 448, as: Lanes.self))
+        GroupWeights.loaded(words)
     }
 }
 #endif

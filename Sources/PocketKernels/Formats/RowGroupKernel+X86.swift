@@ -25,6 +25,21 @@ struct GroupWeights<Lanes: SIMD> where Lanes.Scalar == UInt32 {
         return GroupWeights(w0: n0.low, w1: n1.low, w2: n2.low, w3: n3.low, w4: n0.high, w5: n1.high, w6: n2.high, w7: n3.high)
     }
 
+    /// The eight word vectors at `words`, 64 bytes apart, as they are (Q8_0's columns, the
+    /// expanded lattice rows).
+    @inline(__always)
+    static func loaded(_ words: UnsafeRawPointer) -> GroupWeights {
+        GroupWeights(
+            w0: words.loadUnaligned(as: Lanes.self),
+            w1: words.loadUnaligned(fromByteOffset: 64, as: Lanes.self),
+            w2: words.loadUnaligned(fromByteOffset: 128, as: Lanes.self),
+            w3: words.loadUnaligned(fromByteOffset: 192, as: Lanes.self),
+            w4: words.loadUnaligned(fromByteOffset: 256, as: Lanes.self),
+            w5: words.loadUnaligned(fromByteOffset: 320, as: Lanes.self),
+            w6: words.loadUnaligned(fromByteOffset: 384, as: Lanes.self),
+            w7: words.loadUnaligned(fromByteOffset: 448, as: Lanes.self))
+    }
+
     /// The low and high nibbles of a word vector: weights 4k…4k+3 and 16+4k…16+4k+3 of the
     /// 4-bit formats' word k.
     @inline(__always)

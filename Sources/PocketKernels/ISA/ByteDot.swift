@@ -60,6 +60,18 @@ package enum ByteDot {
         offsetShift < 7 ? dot(accumulator, small: weights, signed) : dot(accumulator, weights, signed)
     }
 
+    /// ``ByteDotInstructions/transposeWords(_:into:)`` one word at a time: the tiers without
+    /// 512-bit shuffles.
+    @inline(__always)
+    static func transposeWordsOneByOne(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer) {
+        for j in 0..<16 {
+            for i in 0..<16 {
+                destination.storeBytes(of: source.load(fromByteOffset: 64 &* i &+ 4 &* j, as: UInt32.self),
+                                       toByteOffset: 64 &* j &+ 4 &* i, as: UInt32.self)
+            }
+        }
+    }
+
     /// ``dot(_:offsetWeights:offsetShift:_:)-(SIMD16<Int32>,_,_,_)`` on 256 bits.
     @inline(__always)
     package static func dot(

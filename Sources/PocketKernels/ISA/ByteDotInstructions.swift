@@ -90,6 +90,10 @@ package protocol ByteDotInstructions {
 
     /// The two fp16 numbers in `bits` (low half first) as floats over lanes 0…7 and 8…15.
     static func spreadHalves(_ bits: UInt32) -> SIMD16<Float>
+
+    /// The 16 × 16 32-bit words at `source` (row i: the 64 bytes from 64·i) transposed into
+    /// `destination`: its row j is word j of every row. The two do not overlap.
+    static func transposeWords(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer)
 }
 
 /// The extra primitives of the kernels that take a row group in two 256-bit halves (the tiers

@@ -204,4 +204,11 @@ extension ByteDot {
                                        (signed.0.highHalf, signed.1.highHalf, signed.2.highHalf, signed.3.highHalf))))
     }
 }
+extension ByteDot {
+    /// The 16 × 16 words transposed one word at a time (see ``ByteDotInstructions/transposeWords(_:into:)``).
+    @inline(__always)
+    package static func transposeWords(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer) {
+        transposeWordsOneByOne(source, into: destination)
+    }
+}
 #endif

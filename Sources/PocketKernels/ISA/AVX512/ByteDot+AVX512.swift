@@ -93,6 +93,44 @@ extension ByteDot {
         unsafeBitCast(_mm512_shuffle_epi8(unsafeBitCast(table, to: __m512i.self), unsafeBitCast(index, to: __m512i.self)), to: SIMD16<UInt32>.self)
     }
 
+    /// The 16 × 16 words at `source` transposed into `destination` in 64 shuffles: pairs of
+    /// rows interleaved by words (`vpunpck*dq`), then by pairs of words (`vpunpck*qdq`), which
+    /// leaves word 4l + c of rows 4i…4i+3 in 128-bit lane l of vector 4i + c; two rounds of
+    /// `vpermt2d` then gather each word's four lanes.
+    @inline(__always)
+    package static func transposeWords(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer) {
+        @inline(__always) func row(_ i: Int) -> __m512i { source.loadUnaligned(fromByteOffset: 64 &* i, as: __m512i.self) }
+        withUnsafeTemporaryAllocation(of: __m512i.self, capacity: 16) { t in
+            for i in 0..<4 {
+                let r0 = row(4 &* i), r1 = row(4 &* i &+ 1), r2 = row(4 &* i &+ 2), r3 = row(4 &* i &+ 3)
+                let a0 = _mm512_unpacklo_epi32(r0, r1), a1 = _mm512_unpackhi_epi32(r0, r1)
+                let a2 = _mm512_unpacklo_epi32(r2, r3), a3 = _mm512_unpackhi_epi32(r2, r3)
+                t[4 &* i] = _mm512_unpacklo_epi64(a0, a2)
+                t[4 &* i &+ 1] = _mm512_unpackhi_epi64(a0, a2)
+                t[4 &* i &+ 2] = _mm512_unpacklo_epi64(a1, a3)
+                t[4 &* i &+ 3] = _mm512_unpackhi_epi64(a1, a3)
+            }
+            // Lanes 0, 1 of x then of y; lanes 2, 3 of x then of y.
+            let lowLanes = unsafeBitCast(SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23), to: __m512i.self)
+            let highLanes = unsafeBitCast(SIMD16<Int32>(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31), to: __m512i.self)
+            // Lanes 0, 2 of x then of y; lanes 1, 3 of x then of y.
+            let evenLanes = unsafeBitCast(SIMD16<Int32>(0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27), to: __m512i.self)
+            let oddLanes = unsafeBitCast(SIMD16<Int32>(4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31), to: __m512i.self)
+            for c in 0..<4 {
+                let b0 = t[c], b1 = t[4 &+ c], b2 = t[8 &+ c], b3 = t[12 &+ c]
+                let e0 = _mm512_permutex2var_epi32(b0, lowLanes, b1), e1 = _mm512_permutex2var_epi32(b0, highLanes, b1)
+                let e2 = _mm512_permutex2var_epi32(b2, lowLanes, b3), e3 = _mm512_permutex2var_epi32(b2, highLanes, b3)
+                @inline(__always) func store(_ v: __m512i, word j: Int) {
+                    destination.storeBytes(of: v, toByteOffset: 64 &* j, as: __m512i.self)
+                }
+                store(_mm512_permutex2var_epi32(e0, evenLanes, e2), word: c)
+                store(_mm512_permutex2var_epi32(e0, oddLanes, e2), word: 4 &+ c)
+                store(_mm512_permutex2var_epi32(e1, evenLanes, e3), word: 8 &+ c)
+                store(_mm512_permutex2var_epi32(e1, oddLanes, e3), word: 12 &+ c)
+            }
+        }
+    }
+
     /// The lanes as floats (`vcvtdq2ps`; exact below 2^24).
     @inline(__always)
     package static func floats(_ v: SIMD16<Int32>) -> SIMD16<Float> {

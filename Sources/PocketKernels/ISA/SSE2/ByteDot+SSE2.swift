@@ -324,4 +324,11 @@ extension ByteDot {
         SIMD16(lowHalf: byteMask(UInt32(truncatingIfNeeded: bits)), highHalf: byteMask(UInt32(truncatingIfNeeded: bits &>> 32)))
     }
 }
+extension ByteDot {
+    /// The 16 × 16 words transposed one word at a time (see ``ByteDotInstructions/transposeWords(_:into:)``).
+    @inline(__always)
+    package static func transposeWords(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer) {
+        transposeWordsOneByOne(source, into: destination)
+    }
+}
 #endif
