@@ -48,16 +48,16 @@ enum LatticeX86Kernels {
     /// The unsigned weights are the signed ones plus `2^offsetShift` = 64.
     static var offsetShift: Int32 { 6 }
 
-    /// Per-lane shifts that bring nibble L/4 of a 16-bit word to the bottom of lane L: one
-    /// scale per 16 weights (IQ2_XS, IQ2_S).
-    static let nibbleShifts = SIMD16<UInt32>(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12)
-
     /// 2·ls + 1 of each 16 weights of 64k…64k+63 over its four lanes, from the 4-bit scales
     /// at `scales` (two bytes per 64 weights: IQ2_XS and IQ2_S lay them out alike).
     @inline(__always)
     static func nibbleScales(_ block: UnsafeRawPointer, at scales: Int, _ k: Int) -> SIMD16<Int32> {
         let nibbles = UInt32(block.loadUnaligned(fromByteOffset: scales + 2 * k, as: UInt16.self))
-        let ls = (SIMD16(repeating: nibbles) &>> nibbleShifts) & 0xF
+        // Lane L takes nibble L/4 (one scale per 16 weights). A literal here, not a stored
+        // constant: a `static let` was initialized lazily, a `swift_once` call inside the
+        // decode loop that spilled every vector register around it.
+        let shifts = SIMD16<UInt32>(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12)
+        let ls = (SIMD16(repeating: nibbles) &>> shifts) & 0xF
         return unsafeBitCast(ls &<< 1 | 1, to: SIMD16<Int32>.self)
     }
 
