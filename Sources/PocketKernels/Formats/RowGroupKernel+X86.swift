@@ -99,6 +99,38 @@ extension GroupColumnKernel {
         }
         return (s0, s1, s2, s3)
     }
+
+    /// Eight vectors per column: the column is unpacked once for the eight (the lookups of
+    /// IQ4_NL, the nibbles of Q4_0), each gets exactly ``groupDot4(_:_:blocks:)``'s operations.
+    @inline(never)
+    public static func groupDot8(
+        _ group: UnsafeRawPointer, _ x: UnsafePointer<Q8Vector>, blocks: Int, into output: UnsafeMutablePointer<Float>, stride: Int
+    ) {
+        var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
+        var s4 = SIMD16<Float>(), s5 = SIMD16<Float>(), s6 = SIMD16<Float>(), s7 = SIMD16<Float>()
+        var column = group
+        for b in 0..<blocks {
+            let w = columnWeights(column + 32, as: SIMD16<UInt32>.self), d = scales(column)  // words follow the 16 fp16 scales
+            add(&s0, w, d, x[0], b)
+            add(&s1, w, d, x[1], b)
+            add(&s2, w, d, x[2], b)
+            add(&s3, w, d, x[3], b)
+            add(&s4, w, d, x[4], b)
+            add(&s5, w, d, x[5], b)
+            add(&s6, w, d, x[6], b)
+            add(&s7, w, d, x[7], b)
+            column += Format.groupColumnBytes
+        }
+        let out = UnsafeMutableRawPointer(output), step = 4 * stride
+        out.storeBytes(of: s0, as: SIMD16<Float>.self)
+        out.storeBytes(of: s1, toByteOffset: step, as: SIMD16<Float>.self)
+        out.storeBytes(of: s2, toByteOffset: 2 * step, as: SIMD16<Float>.self)
+        out.storeBytes(of: s3, toByteOffset: 3 * step, as: SIMD16<Float>.self)
+        out.storeBytes(of: s4, toByteOffset: 4 * step, as: SIMD16<Float>.self)
+        out.storeBytes(of: s5, toByteOffset: 5 * step, as: SIMD16<Float>.self)
+        out.storeBytes(of: s6, toByteOffset: 6 * step, as: SIMD16<Float>.self)
+        out.storeBytes(of: s7, toByteOffset: 7 * step, as: SIMD16<Float>.self)
+    }
     #endif
 
     /// Adds block `b` of sixteen rows (weights `w`, scales `d`) times `x` into `sum`, in the
