@@ -18,8 +18,8 @@ extension RowGroupFormat {
 }
 
 /// A 32-weight row-group format whose block is ``halfCount`` fp16 fields followed by 32-bit
-/// words of quantized weights (Q4_0, Q4_1, Q5_0, Q8_0, IQ4_NL), with unsigned weights `q` and
-/// `x = d·(q − offset)` (or `x = d·q + m` for Q4_1).
+/// words of quantized weights (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, IQ4_NL), with unsigned weights `q`
+/// and `x = d·(q − offset)` (or `x = d·q + m` for Q4_1 and Q5_1, ``AffineGroupFormat``).
 ///
 /// In a column, field `f` of the sixteen rows' blocks is sixteen consecutive fp16 values and
 /// word `k` sixteen consecutive words, so a 512-bit load holds one word of every row: the
@@ -54,6 +54,14 @@ extension WordGroupFormat {
             q[j + 16] = byte &>> 4
         }
         return q
+    }
+
+    /// The 32 five-bit weights of a block in weight order: the nibbles of the 16 bytes at
+    /// `qsOffset` (see ``nibbles(_:at:)``), each with its fifth bit from the little-endian word
+    /// at `qhOffset` (bit i for weight i: Q5_0's and Q5_1's `qh`).
+    static func fiveBitWeights(_ block: UnsafeRawPointer, qhOffset: Int, qsOffset: Int) -> [UInt8] {
+        let qh = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self))
+        return nibbles(block, at: qsOffset).enumerated().map { i, q in q | UInt8(qh &>> UInt32(i) & 1) &<< 4 }
     }
 
     /// Stored as in the block.
@@ -94,8 +102,8 @@ extension WordGroupFormat {
 
     /// The shared kernels' order for the formats with an offset: per block, the integer sum of
     /// the unsigned weights times the activations minus the offset times their sum, then one
-    /// fused multiply-add with `d·d_x`. (Q4_1, with a minimum, keeps llama.cpp's order and
-    /// gives its own.)
+    /// fused multiply-add with `d·d_x`. (Q4_1 and Q5_1, with a minimum, keep llama.cpp's order:
+    /// ``AffineGroupFormat``.)
     public static func groupDotReference(_ group: UnsafeRawPointer, row: Int, _ x: Q8Vector, blocks: Int) -> Float {
         let block = UnsafeMutableRawPointer.allocate(byteCount: bytesPerBlock, alignment: 4)
         defer { block.deallocate() }

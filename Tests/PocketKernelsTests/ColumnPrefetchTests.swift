@@ -5,8 +5,8 @@ import Testing
 /// its requests over, the parts ask for every line of the column, each line once.
 @Suite struct ColumnPrefetchTests {
     /// The row-group column sizes of the formats whose one-vector products prefetch (Q4_0,
-    /// Q4_1, Q5_0, Q8_0, Q2_K, Q4_K, Q6_K), and odd sizes around them.
-    static let columnBytes = [Q4_0.groupColumnBytes, Q4_1.groupColumnBytes, Q5_0.groupColumnBytes, Q8_0.groupColumnBytes,
+    /// Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q4_K, Q6_K), and odd sizes around them.
+    static let columnBytes = [Q4_0.groupColumnBytes, Q4_1.groupColumnBytes, Q5_0.groupColumnBytes, Q5_1.groupColumnBytes, Q8_0.groupColumnBytes,
                               Q2_K.groupColumnBytes, Q4_K.groupColumnBytes, Q6_K.groupColumnBytes, 1, 63, 64, 65, 4095]
 
     @Test(arguments: [1, 2, 3, 4, 8])

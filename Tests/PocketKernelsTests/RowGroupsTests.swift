@@ -20,8 +20,8 @@ import Testing
     /// Every row of the format table that can be grouped.
     static let cases: [Case] = BlockFormats.all.compactMap { ($0 as? any RowGroupFormat.Type).map(Case.init) }
 
-    @Test func theEightFormatsCanBeGrouped() {
-        #expect(Set(Self.cases.map(\.type)) == [.q2_K, .q4_K, .q6_K, .q4_0, .q4_1, .q5_0, .q8_0, .iq4_nl])
+    @Test func theNineFormatsCanBeGrouped() {
+        #expect(Set(Self.cases.map(\.type)) == [.q2_K, .q4_K, .q6_K, .q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .iq4_nl])
     }
 
     /// The 32-weight formats.
@@ -140,6 +140,30 @@ import Testing
     }
 
     #if POCKET_X86_KERNELS
+    @Test(arguments: [GGMLType.q4_1, .q5_1])
+    func formatsWithAMinimumGiveTheRowKernelsBits(_ type: GGMLType) throws {
+        // Q4_1's and Q5_1's row-group reference (and so their kernels) is their x86 row
+        // kernel's product bit for bit (llama.cpp's lanes): a grouped matrix gives the same
+        // results as the rows. Fed another token's activations, the two must differ.
+        let a = Q8Activations()
+        let c = try #require(Self.cases.first { $0.type == type })
+        let x = randomActivations(tokens: 2, columns: c.columns, seed: 29)
+        x.withUnsafeBufferPointer { a.quantize($0.baseAddress!, tokens: 2, columns: c.columns) }
+        let kernel = try #require(BlockFormats.kernel(for: type))
+        try Self.withMatrix(c, seed: 30) { matrix, _ in
+            func check<F: RowGroupFormat>(_ format: F.Type) {
+                let groups = RowGroups(F.self, matrix, pool: nil)
+                for r in 0..<Self.rows {
+                    let grouped = F.groupDotReference(groups.group(r / 16), row: r % 16, a.vector(token: 0), blocks: groups.blocks)
+                    #expect(grouped.bitPattern == kernel.dot(row: matrix.row(r), a.vector(token: 0), blocks: groups.blocks).bitPattern,
+                            "row \(r)")
+                    #expect(grouped != kernel.dot(row: matrix.row(r), a.vector(token: 1), blocks: groups.blocks), "row \(r)")
+                }
+            }
+            check(c.format)
+        }
+    }
+
     @Test(arguments: cases)
     func kernelsEqualTheReference(_ c: Case) throws {
         let a = Q8Activations()

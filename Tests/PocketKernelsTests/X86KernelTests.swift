@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func everyPerISAKernelIsCovered() {
-        #expect(Set(Self.cases.map(\.type)) == [.q4_0, .q8_0, .q4_1, .q5_0, .q2_K, .q3_K, .q4_K, .q5_K, .q6_K, .iq4_nl, .iq4_xs,
+        #expect(Set(Self.cases.map(\.type)) == [.q4_0, .q8_0, .q4_1, .q5_0, .q5_1, .q2_K, .q3_K, .q4_K, .q5_K, .q6_K, .iq4_nl, .iq4_xs,
                                                        .iq2_xxs, .iq2_xs, .iq2_s, .iq3_xxs, .iq3_s])
     }
 

@@ -66,8 +66,7 @@ extension Q5_0: WordGroupFormat {
     static func gather(_ bytes: UInt32) -> UInt32 { ((bytes & 0x0101_0101) &* 0x0102_0408) &>> 24 }
 
     public static func unsignedWeights(_ block: UnsafeRawPointer) -> [UInt8] {
-        let qh = block.loadUnaligned(fromByteOffset: qhOffset, as: UInt32.self)
-        return nibbles(block, at: qsOffset).enumerated().map { i, q in q | UInt8(qh &>> UInt32(i) & 1) &<< 4 }
+        fiveBitWeights(block, qhOffset: qhOffset, qsOffset: qsOffset)
     }
 }
 

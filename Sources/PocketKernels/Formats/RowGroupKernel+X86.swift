@@ -50,8 +50,8 @@ struct GroupWeights<Lanes: SIMD> where Lanes.Scalar == UInt32 {
 
 /// A row-group kernel of a 32-weight format with an offset and one scale (Q4_0, Q5_0, Q8_0,
 /// IQ4_NL)
-/// that says how its format's column unpacks; the loops are shared. (Q4_1 keeps llama.cpp's
-/// lanes and has its own loops.)
+/// that says how its format's column unpacks; the loops are shared. (Q4_1 and Q5_1 keep llama.cpp's
+/// lanes and have their own loops, `AffineKernel+RowGroups.swift`.)
 protocol GroupColumnKernel: RowGroupKernel where Format: WordGroupFormat {
     /// The weights of a column, from its first word (past the fp16 fields): of all sixteen
     /// rows (`SIMD16`), or of eight (`SIMD8`, from `words + 32·half`: each 64-byte word
