@@ -19,32 +19,18 @@ extension IQ4_XS.X86 {
     @inline(__always)
     static func halfGroupDot4(_ group: UnsafeRawPointer, half: Int, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        var sums = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>(), s3 = SIMD8<Float>()
         var column = group
         for sb in 0..<blocks {
             let scales = SubBlockScales<SIMD8<UInt32>>(column, half: half), d = self.scales(column, half: half)
-            // Written out, so that the scales' shifts are constants; a static function, not a
-            // nested one, whose captured sums would be checked for exclusive access.
-            addSubBlock(0, column, half, scales, d, x, sb, &sums); addSubBlock(1, column, half, scales, d, x, sb, &sums)
-            addSubBlock(2, column, half, scales, d, x, sb, &sums); addSubBlock(3, column, half, scales, d, x, sb, &sums)
-            addSubBlock(4, column, half, scales, d, x, sb, &sums); addSubBlock(5, column, half, scales, d, x, sb, &sums)
-            addSubBlock(6, column, half, scales, d, x, sb, &sums); addSubBlock(7, column, half, scales, d, x, sb, &sums)
+            eachSubBlock { s in
+                let w = subBlockWeights(column, s, half: half, as: SIMD8<UInt32>.self), dl = scales.scale(s, d), b = 8 * sb + s
+                add(&s0, w, dl, x.0, b); add(&s1, w, dl, x.1, b)
+                add(&s2, w, dl, x.2, b); add(&s3, w, dl, x.3, b)
+            }
             column += IQ4_XS.groupColumnBytes
         }
-        return sums
-    }
-
-    /// Adds sub-block `s` of super-block `sb` (rows of half `half`) times the four vectors into
-    /// their sums.
-    @inline(__always)
-    static func addSubBlock(
-        _ s: Int, _ column: UnsafeRawPointer, _ half: Int, _ scales: SubBlockScales<SIMD8<UInt32>>, _ d: SIMD8<Float>,
-        _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), _ sb: Int, _ sums: inout (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
-    ) {
-        let w = subBlockWeights(column, s, half: half, as: SIMD8<UInt32>.self), dl = scales.scale(s, d)
-        let b = 8 * sb + s
-        add(&sums.0, w, dl, x.0, b); add(&sums.1, w, dl, x.1, b)
-        add(&sums.2, w, dl, x.2, b); add(&sums.3, w, dl, x.3, b)
+        return (s0, s1, s2, s3)
     }
 }
 

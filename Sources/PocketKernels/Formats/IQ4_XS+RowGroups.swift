@@ -100,24 +100,13 @@ extension IQ4_XS.X86: GroupBlockKernel {
         var column = group
         for sb in 0..<blocks {
             let scales = SubBlockScales<SIMD16<UInt32>>(column, half: 0), d = self.scales(column)
-            // Written out, so that the scales' shifts are constants.
-            addSubBlock(0, column, scales, d, x, sb, &sum); addSubBlock(1, column, scales, d, x, sb, &sum)
-            addSubBlock(2, column, scales, d, x, sb, &sum); addSubBlock(3, column, scales, d, x, sb, &sum)
-            addSubBlock(4, column, scales, d, x, sb, &sum); addSubBlock(5, column, scales, d, x, sb, &sum)
-            addSubBlock(6, column, scales, d, x, sb, &sum); addSubBlock(7, column, scales, d, x, sb, &sum)
+            eachSubBlock { s in
+                ColumnPrefetch.request(after: column, bytes: IQ4_XS.groupColumnBytes, part: s, of: 8)
+                add(&sum, subBlockWeights(column, s, half: 0, as: SIMD16<UInt32>.self), scales.scale(s, d), x, 8 * sb + s)
+            }
             column += IQ4_XS.groupColumnBytes
         }
         return sum
-    }
-
-    /// Adds sub-block `s` of super-block `sb` of sixteen rows times `x` into `sum`.
-    @inline(__always)
-    static func addSubBlock(
-        _ s: Int, _ column: UnsafeRawPointer, _ scales: SubBlockScales<SIMD16<UInt32>>, _ d: SIMD16<Float>, _ x: Q8Vector,
-        _ sb: Int, _ sum: inout SIMD16<Float>
-    ) {
-        ColumnPrefetch.request(after: column, bytes: IQ4_XS.groupColumnBytes, part: s, of: 8)
-        add(&sum, subBlockWeights(column, s, half: 0, as: SIMD16<UInt32>.self), scales.scale(s, d), x, 8 * sb + s)
     }
 
     #if POCKET_512BIT_VECTORS  // 256-bit tiers have their own, in halves (`IQ4_XS+RowGroups+HalfWidth.swift`)
@@ -126,33 +115,27 @@ extension IQ4_XS.X86: GroupBlockKernel {
     @inline(never)
     public static func groupDot4(_ group: UnsafeRawPointer, _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), blocks: Int)
         -> (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>) {
-        var sums = (SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>(), SIMD16<Float>())
+        var s0 = SIMD16<Float>(), s1 = SIMD16<Float>(), s2 = SIMD16<Float>(), s3 = SIMD16<Float>()
         var column = group
         for sb in 0..<blocks {
             let scales = SubBlockScales<SIMD16<UInt32>>(column, half: 0), d = self.scales(column)
-            addSubBlock(0, column, scales, d, x, sb, &sums); addSubBlock(1, column, scales, d, x, sb, &sums)
-            addSubBlock(2, column, scales, d, x, sb, &sums); addSubBlock(3, column, scales, d, x, sb, &sums)
-            addSubBlock(4, column, scales, d, x, sb, &sums); addSubBlock(5, column, scales, d, x, sb, &sums)
-            addSubBlock(6, column, scales, d, x, sb, &sums); addSubBlock(7, column, scales, d, x, sb, &sums)
+            eachSubBlock { s in
+                let w = subBlockWeights(column, s, half: 0, as: SIMD16<UInt32>.self), dl = scales.scale(s, d), b = 8 * sb + s
+                add(&s0, w, dl, x.0, b); add(&s1, w, dl, x.1, b)
+                add(&s2, w, dl, x.2, b); add(&s3, w, dl, x.3, b)
+            }
             column += IQ4_XS.groupColumnBytes
         }
-        return sums
-    }
-
-    /// Adds sub-block `s` of super-block `sb` of sixteen rows times the four vectors into
-    /// their sums.
-    @inline(__always)
-    static func addSubBlock(
-        _ s: Int, _ column: UnsafeRawPointer, _ scales: SubBlockScales<SIMD16<UInt32>>, _ d: SIMD16<Float>,
-        _ x: (Q8Vector, Q8Vector, Q8Vector, Q8Vector), _ sb: Int,
-        _ sums: inout (SIMD16<Float>, SIMD16<Float>, SIMD16<Float>, SIMD16<Float>)
-    ) {
-        let w = subBlockWeights(column, s, half: 0, as: SIMD16<UInt32>.self), dl = scales.scale(s, d)
-        let b = 8 * sb + s
-        add(&sums.0, w, dl, x.0, b); add(&sums.1, w, dl, x.1, b)
-        add(&sums.2, w, dl, x.2, b); add(&sums.3, w, dl, x.3, b)
+        return (s0, s1, s2, s3)
     }
     #endif
+
+    /// `body(s)` for the eight sub-blocks `s` of a column, written out: as a loop the scales'
+    /// shifts would be computed at run time (see Q4_K's row-group kernel).
+    @inline(__always)
+    static func eachSubBlock(_ body: (Int) -> Void) {
+        body(0); body(1); body(2); body(3); body(4); body(5); body(6); body(7)
+    }
 
     /// Sub-block `s` of a column looked up in the codebook plus 128: of all sixteen rows
     /// (`SIMD16`, `half` 0), or of rows `8·half`…`8·half + 7` (`SIMD8`).
