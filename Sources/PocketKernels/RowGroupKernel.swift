@@ -2,7 +2,7 @@
 /// rows at a time, lanes being rows.
 ///
 /// Only the x86 kernels conform (`POCKET_X86_KERNELS`: the avx512, avx2 and sse2 tiers alike),
-/// those of Q2_K, Q4_0, Q4_1, Q4_K, Q5_0, Q5_1, Q6_K, Q8_0 and IQ4_NL (`Formats/*+RowGroups.swift`, on the
+/// those of Q2_K, Q4_0, Q4_1, Q4_K, Q5_0, Q5_1, Q6_K, Q8_0, IQ4_NL and IQ4_XS (`Formats/*+RowGroups.swift`, on the
 /// tier's ``ByteDot``); the 256-bit tiers (avx2, sse2) run some of their loops in halves of eight
 /// rows (`Formats/*+RowGroups+HalfWidth*.swift`). ``WeightMatrix/withRowGroups(pool:)`` repacks a
 /// matrix only when its format's kernel conforms, so the portable build and the other formats

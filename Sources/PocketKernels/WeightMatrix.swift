@@ -45,7 +45,7 @@ public struct WeightMatrix: @unchecked Sendable {
     }
 
     /// The matrix with its weights also repacked into ``RowGroups``, when the kernels that
-    /// compute products (this build's, or a loaded kernel tier library's) have a row-group kernel for its format (the x86 tiers: Q2_K, Q4_0, Q4_1, Q4_K, Q5_0, Q5_1, Q6_K, Q8_0, IQ4_NL)
+    /// compute products (this build's, or a loaded kernel tier library's) have a row-group kernel for its format (the x86 tiers: Q2_K, Q4_0, Q4_1, Q4_K, Q5_0, Q5_1, Q6_K, Q8_0, IQ4_NL, IQ4_XS)
     /// and its rows are a multiple of 16; otherwise the matrix unchanged. The result reads only the groups
     /// (products and ``dequantizeRow(_:into:)``), so the caller may release the pages of
     /// ``data``.

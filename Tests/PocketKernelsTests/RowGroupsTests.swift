@@ -20,8 +20,8 @@ import Testing
     /// Every row of the format table that can be grouped.
     static let cases: [Case] = BlockFormats.all.compactMap { ($0 as? any RowGroupFormat.Type).map(Case.init) }
 
-    @Test func theNineFormatsCanBeGrouped() {
-        #expect(Set(Self.cases.map(\.type)) == [.q2_K, .q4_K, .q6_K, .q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .iq4_nl])
+    @Test func theTenFormatsCanBeGrouped() {
+        #expect(Set(Self.cases.map(\.type)) == [.q2_K, .q4_K, .q6_K, .q4_0, .q4_1, .q5_0, .q5_1, .q8_0, .iq4_nl, .iq4_xs])
     }
 
     /// The 32-weight formats.

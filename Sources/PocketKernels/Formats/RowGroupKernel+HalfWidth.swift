@@ -53,7 +53,9 @@ extension GroupColumnKernel {
         }
         return (s0, s1, s2, s3)
     }
+}
 
+extension GroupBlockKernel {
     /// Adds block `b` of eight rows (weights `w`, scales `d`) times `x` into `sum`, in the
     /// order of ``RowGroupFormat/groupDotReference(_:row:_:blocks:)``.
     @inline(__always)

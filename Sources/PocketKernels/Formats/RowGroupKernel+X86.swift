@@ -48,11 +48,20 @@ struct GroupWeights<Lanes: SIMD> where Lanes.Scalar == UInt32 {
     }
 }
 
+/// A row-group kernel whose columns start with the sixteen rows' fp16 scales `d` and unpack into
+/// 32-weight blocks of unsigned weights (``GroupWeights``) that exceed the signed ones by a power
+/// of two: the block product (`add`) is shared. The 32-weight formats' kernels
+/// (``GroupColumnKernel``) and IQ4_XS's, whose sub-blocks are IQ4_NL blocks, are such kernels.
+protocol GroupBlockKernel: RowGroupKernel {
+    /// `log2` of what the unsigned weights exceed the signed ones by.
+    static var offsetShift: Int32 { get }
+}
+
 /// A row-group kernel of a 32-weight format with an offset and one scale (Q4_0, Q5_0, Q8_0,
 /// IQ4_NL)
 /// that says how its format's column unpacks; the loops are shared. (Q4_1 and Q5_1 keep llama.cpp's
 /// lanes and have their own loops, `AffineKernel+RowGroups.swift`.)
-protocol GroupColumnKernel: RowGroupKernel where Format: WordGroupFormat {
+protocol GroupColumnKernel: GroupBlockKernel where Format: WordGroupFormat {
     /// The weights of a column, from its first word (past the fp16 fields): of all sixteen
     /// rows (`SIMD16`), or of eight (`SIMD8`, from `words + 32·half`: each 64-byte word
     /// vector holds a row per 32-bit lane).
@@ -62,7 +71,9 @@ protocol GroupColumnKernel: RowGroupKernel where Format: WordGroupFormat {
 extension GroupColumnKernel {
     /// `log2` of the format's offset (its unsigned weights exceed the signed by a power of two).
     @inline(__always) static var offsetShift: Int32 { Int32(Format.weightOffset.trailingZeroBitCount) }
+}
 
+extension GroupBlockKernel {
     /// The sixteen scales `d` of a column as floats (`vcvtph2ps`).
     @inline(__always)
     static func scales(_ column: UnsafeRawPointer) -> SIMD16<Float> {
@@ -132,7 +143,9 @@ extension GroupColumnKernel {
         out.storeBytes(of: s7, toByteOffset: 7 * step, as: SIMD16<Float>.self)
     }
     #endif
+}
 
+extension GroupBlockKernel {
     /// Adds block `b` of sixteen rows (weights `w`, scales `d`) times `x` into `sum`, in the
     /// order of ``RowGroupFormat/groupDotReference(_:row:_:blocks:)``.
     @inline(__always)
