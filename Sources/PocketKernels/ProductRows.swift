@@ -116,9 +116,10 @@ struct ProductRows: KernelVisitor {
         let blocks = columns / Q8Activations.blockSize, groupBytes = E.groupBytes(K.self, blocks: blocks)
         let tileGroups = max(1, E.tileBytes / groupBytes)
         let expandedEnd = range.lowerBound + range.count / n * n
+        guard expandedEnd > range.lowerBound else { return visitRows(K.self) }
         // One scratch tile per piece of work: pieces are whole tiles of the matrix, each
         // expanded once and multiplied with the whole batch.
-        let tile = UnsafeMutableRawPointer.allocate(byteCount: min(tileGroups, max(1, range.count / n)) * groupBytes, alignment: 64)
+        let tile = UnsafeMutableRawPointer.allocate(byteCount: min(tileGroups, range.count / n) * groupBytes, alignment: 64)
         defer { tile.deallocate() }
         @inline(__always) func store(_ sums: SIMD16<Float>, token t: Int, row r: Int) {
             UnsafeMutableRawPointer(y + t * rows + r).storeBytes(of: sums, as: SIMD16<Float>.self)
