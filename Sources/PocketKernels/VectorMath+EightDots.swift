@@ -14,7 +14,19 @@ extension VectorMath {
     /// multiple of 64.
     @inline(__always)
     public static func eightDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float16>, stride: Int, count: Int) -> SIMD8<Float> {
-        @inline(__always) func lanes(_ j: Int) -> SIMD8<Float> { eightLanes(a, b + j * stride, count: count) }
+        eightScores { eightLanes(a, b + $0 &* stride, count: count) }
+    }
+
+    /// ``eightDots(_:_:stride:count:)-(_,UnsafePointer<Float16>,_,_)`` on half-precision rows
+    /// already widened to single precision, bit for bit (widening is exact).
+    @inline(__always)
+    static func eightDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, stride: Int, count: Int) -> SIMD8<Float> {
+        eightScores { eightLanes(a, b + $0 &* stride, count: count) }
+    }
+
+    /// `reduced(lanes(j))` for `j` in `0..<8`, bit for bit.
+    @inline(__always)
+    static func eightScores(_ lanes: (Int) -> SIMD8<Float>) -> SIMD8<Float> {
         #if POCKET_256BIT_VECTORS
         // Step 1, per pair of scores: each one's eight lanes halved to four ([four_j | four_k]).
         @inline(__always) func halved(_ j: Int) -> __m256 {
@@ -34,14 +46,6 @@ extension VectorMath {
         #else
         return reducedTogether(lanes)
         #endif
-    }
-
-    /// ``eightDots(_:_:stride:count:)-(_,UnsafePointer<Float16>,_,_)`` on half-precision rows
-    /// already widened to single precision, bit for bit (the builds that widen rows ahead have
-    /// no 256-bit vectors, so this is the per-score reduction).
-    @inline(__always)
-    static func eightDots(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, stride: Int, count: Int) -> SIMD8<Float> {
-        reducedTogether { eightLanes(a, b + $0 * stride, count: count) }
     }
 
     /// `reduced(lanes(j))` for `j` in `0..<8` with 128-bit steps, four scores per instruction,

@@ -57,15 +57,15 @@ public enum VectorMath {
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var i = 0
         while i < count {
-            acc0.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
-                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<Float16>.self)))
-            acc1.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
-                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 * i + 32, as: SIMD16<Float16>.self)))
-            acc2.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self),
-                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 * i + 64, as: SIMD16<Float16>.self)))
-            acc3.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self),
-                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 * i + 96, as: SIMD16<Float16>.self)))
-            i += 64
+            acc0.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD16<Float>.self),
+                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 &* i, as: SIMD16<Float16>.self)))
+            acc1.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 &* i &+ 64, as: SIMD16<Float>.self),
+                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 &* i &+ 32, as: SIMD16<Float16>.self)))
+            acc2.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 &* i &+ 128, as: SIMD16<Float>.self),
+                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 &* i &+ 64, as: SIMD16<Float16>.self)))
+            acc3.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 &* i &+ 192, as: SIMD16<Float>.self),
+                            HalfConversion.widened(rb.loadUnaligned(fromByteOffset: 2 &* i &+ 96, as: SIMD16<Float16>.self)))
+            i &+= 64
         }
         let v = (acc0 + acc2) + (acc1 + acc3)
         return v.lowHalf + v.highHalf
@@ -79,15 +79,15 @@ public enum VectorMath {
         let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
         var i = 0
         while i < count {
-            acc0.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self),
-                             rb.loadUnaligned(fromByteOffset: 4 * i, as: SIMD16<Float>.self))
-            acc1.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self),
-                             rb.loadUnaligned(fromByteOffset: 4 * i + 64, as: SIMD16<Float>.self))
-            acc2.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self),
-                             rb.loadUnaligned(fromByteOffset: 4 * i + 128, as: SIMD16<Float>.self))
-            acc3.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self),
-                             rb.loadUnaligned(fromByteOffset: 4 * i + 192, as: SIMD16<Float>.self))
-            i += 64
+            acc0.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD16<Float>.self),
+                             rb.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD16<Float>.self))
+            acc1.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 &* i &+ 64, as: SIMD16<Float>.self),
+                             rb.loadUnaligned(fromByteOffset: 4 &* i &+ 64, as: SIMD16<Float>.self))
+            acc2.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 &* i &+ 128, as: SIMD16<Float>.self),
+                             rb.loadUnaligned(fromByteOffset: 4 &* i &+ 128, as: SIMD16<Float>.self))
+            acc3.multiplyAdd(ra.loadUnaligned(fromByteOffset: 4 &* i &+ 192, as: SIMD16<Float>.self),
+                             rb.loadUnaligned(fromByteOffset: 4 &* i &+ 192, as: SIMD16<Float>.self))
+            i &+= 64
         }
         let v = (acc0 + acc2) + (acc1 + acc3)
         return v.lowHalf + v.highHalf

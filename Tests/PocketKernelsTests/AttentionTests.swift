@@ -6,15 +6,16 @@ import Testing
 /// against an exact softmax in double precision.
 @Suite struct AttentionTests {
     struct Case {
-        let group = 3, hd: Int, length: Int, rowStride: Int
+        let group: Int, hd: Int, length: Int, rowStride: Int
         var queries: [Float], keys: [Float16], values: [Float16]
 
-        init(hd: Int, length: Int, seed: UInt64, spread: Float = 1) {
+        init(hd: Int, length: Int, seed: UInt64, spread: Float = 1, group: Int = 3) {
+            self.group = group
             self.hd = hd
             self.length = length
             rowStride = 2 * hd + 8   // two key/value heads' rows plus padding, like the cache
             var rng = TestRandom(seed: seed)
-            queries = (0..<(3 * hd)).map { _ in Float(Float16(Float.random(in: -spread...spread, using: &rng))) }
+            queries = (0..<(group * hd)).map { _ in Float(Float16(Float.random(in: -spread...spread, using: &rng))) }
             keys = (0..<(length * rowStride)).map { _ in Float16(Float.random(in: -spread...spread, using: &rng)) }
             values = (0..<(length * rowStride)).map { _ in Float16(Float.random(in: -1...1, using: &rng)) }
         }
@@ -152,11 +153,14 @@ import Testing
 
     /// Lengths past ``Attention/blockLength`` cross block boundaries, where the accumulators
     /// are stored and reloaded; 40 dimensions leave 8 for the scalar tail.
-    @Test(arguments: [(64, 50), (128, 31), (48, 20), (64, 600), (40, 513)])
-    func equalsTheOnePassOnlineSoftmaxBitForBit(hd: Int, length: Int) {
+    /// Groups of 7 and 4 heads take the four-head replay (Qwen's group is 7), 3 the two- and
+    /// one-head ones.
+    @Test(arguments: [(64, 50, 3), (128, 31, 3), (48, 20, 3), (64, 600, 3), (40, 513, 3), (64, 300, 7), (128, 45, 4),
+                      (64, 1, 7), (64, 17, 5)])
+    func equalsTheOnePassOnlineSoftmaxBitForBit(hd: Int, length: Int, group: Int) {
         // The dot products here are summed in a different order than VectorMath.dot, so scores
         // may differ in the last bit; scores are made exact by using small integers.
-        var c = Case(hd: hd, length: length, seed: UInt64(7 * hd + length))
+        var c = Case(hd: hd, length: length, seed: UInt64(7 * hd + length), group: group)
         var rng = TestRandom(seed: 5)
         c.queries = c.queries.map { _ in Float(Int.random(in: -2...2, using: &rng)) }
         c.keys = c.keys.map { _ in Float16(Float(Int.random(in: -2...2, using: &rng))) }
@@ -170,9 +174,9 @@ import Testing
 
     /// Grouping heads only interleaves their work: each head's result is bit for bit what it
     /// gets alone.
-    @Test(arguments: [(64, 700), (128, 260)])
-    func headsOfAGroupGetWhatEachGetsAlone(hd: Int, length: Int) {
-        let c = Case(hd: hd, length: length, seed: UInt64(hd + length))
+    @Test(arguments: [(64, 700, 3), (128, 260, 3), (64, 530, 7)])
+    func headsOfAGroupGetWhatEachGetsAlone(hd: Int, length: Int, group: Int) {
+        let c = Case(hd: hd, length: length, seed: UInt64(hd + length), group: group)
         for half in [false, true] {
             let grouped = c.attend(halfPrecision: half), alone = c.attend(halfPrecision: half, oneHeadAtATime: true)
             #expect(grouped.map(\.bitPattern) == alone.map(\.bitPattern), "half \(half)")

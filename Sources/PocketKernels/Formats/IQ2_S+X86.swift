@@ -19,6 +19,7 @@ extension IQ2_S {
         static var scaleOffset: Int { dOffset }
         static var scaleFactor: Float { 0.125 }
         static var weightsPerScale: Int { 16 }
+        static var nibbleScalesOffset: Int { scalesOffset }
 
         /// Weights 64k…64k+63 of the super-block as bytes 64 ± g in weight order.
         @inline(__always)

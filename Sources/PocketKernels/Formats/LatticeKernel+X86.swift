@@ -13,6 +13,10 @@
 // Prefill takes tiles of four rows by four vectors (``LatticeX86Kernel/dot4x4(rows:rowBytes:_:blocks:)``).
 
 #if POCKET_X86_KERNELS
+#if POCKET_REQUIRES_BMI2 || POCKET_512BIT_VECTORS
+import _Builtin_intrinsics.intel
+#endif
+
 /// An x86 kernel (``ByteDot``: AVX-512 VNNI, AVX2 or SSE2) of a lattice i-quant with 256-weight
 /// super-blocks.
 ///
@@ -37,10 +41,13 @@ protocol LatticeX86Kernel: SharedLoopKernel {
     static func scales(_ block: UnsafeRawPointer, _ k: Int) -> SIMD16<Int32>
     /// Weights per scale: 32 (one scale per sub-block, the default) or 16 (IQ2_XS, IQ2_S).
     static var weightsPerScale: Int { get }
+    /// Where a format with 16 weights per scale keeps its sixteen 4-bit scales (8 bytes).
+    static var nibbleScalesOffset: Int { get }
 }
 
 extension LatticeX86Kernel {
     @inline(__always) static var weightsPerScale: Int { 32 }
+    @inline(__always) static var nibbleScalesOffset: Int { 0 }
 }
 
 /// Constants and weight helpers of ``LatticeX86Kernel``.
@@ -61,12 +68,38 @@ enum LatticeX86Kernels {
         return unsafeBitCast(ls &<< 1 | 1, to: SIMD16<Int32>.self)
     }
 
+    #if POCKET_512BIT_VECTORS
+    /// A super-block's sixteen scales (2·ls + 1)·d, lane i from nibble i of the 8 bytes at
+    /// `scales`: ``nibbleScales(_:at:_:)`` times d for all four steps at once.
+    @inline(__always)
+    static func nibbleScaleVector(_ block: UnsafeRawPointer, at scales: Int, _ d: Float) -> SIMD16<Float> {
+        let bytes = block.loadUnaligned(fromByteOffset: scales, as: UInt64.self)
+        let words = SIMD16<UInt32>(lowHalf: SIMD8(repeating: UInt32(truncatingIfNeeded: bytes)),
+                                   highHalf: SIMD8(repeating: UInt32(truncatingIfNeeded: bytes &>> 32)))
+        let shifts = SIMD16<UInt32>(0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28)
+        let ls = (words &>> shifts) & 0xF
+        return ByteDot.floats(unsafeBitCast(ls &<< 1 | 1, to: SIMD16<Int32>.self)) * d
+    }
+
+    /// Scales 4k…4k+3 of `all`, each over four lanes (the lanes of weights 64k…64k+63).
+    @inline(__always)
+    static func quarter(_ all: SIMD16<Float>, _ k: Int) -> SIMD16<Float> {
+        let index = SIMD16<Int32>(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3) &+ Int32(truncatingIfNeeded: 4 &* k)
+        return unsafeBitCast(_mm512_permutexvar_ps(unsafeBitCast(index, to: __m512i.self), unsafeBitCast(all, to: __m512.self)),
+                             to: SIMD16<Float>.self)
+    }
+    #endif
+
     /// 64 magnitudes (each below 64, byte i for weight i) signed by bit i of `signs` and offset
     /// by 64: bytes 64 + g for a clear bit, 64 − g for a set one.
     @inline(__always)
     static func offsetWeights(_ magnitudes: SIMD16<UInt32>, signs: UInt64) -> SIMD16<UInt32> {
+        #if POCKET_512BIT_VECTORS
+        ByteDot.offsetBytes(magnitudes, minus: signs)
+        #else
         let x = ByteDot.byteMask(signs) & 0x3F3F_3F3F
         return (magnitudes ^ x) &+ (0x4040_4040 &- x)
+        #endif
     }
 
     /// Eight sign patterns from eight 7-bit indices, one per byte (bit 7 clear): ``IQGrids/signs``
@@ -85,8 +118,13 @@ enum LatticeX86Kernels {
     /// bits 7l of each 32-bit half, the scale above them), one pattern per byte.
     @inline(__always)
     static func signs(ofWords words: UInt64) -> UInt64 {
+        #if POCKET_REQUIRES_BMI2
+        // The 28 index bits of each half gathered, then spread seven to a byte.
+        let indices = _pdep_u64(_pext_u64(words, 0x0FFF_FFFF_0FFF_FFFF), 0x7F7F_7F7F_7F7F_7F7F)
+        #else
         let indices = words & 0x0000_007F_0000_007F | words &<< 1 & 0x0000_7F00_0000_7F00
             | words &<< 2 & 0x007F_0000_007F_0000 | words &<< 3 & 0x7F00_0000_7F00_0000
+        #endif
         return evenSigns(indices)
     }
 }
@@ -101,6 +139,19 @@ extension LatticeX86Kernel {
             var block = row
             for sb in 0..<(blocks / 8) {
                 let d = superBlockScale(block)
+                #if POCKET_512BIT_VECTORS
+                if weightsPerScale == 16 {
+                    // The super-block's sixteen scales converted once, a quarter spread per step.
+                    let all = LatticeX86Kernels.nibbleScaleVector(block, at: nibbleScalesOffset, d)
+                    for k in 0..<4 {
+                        let b = 8 &* sb &+ 2 &* k
+                        let w = weights(block, k, grid), s = LatticeX86Kernels.quarter(all, k)
+                        lanes.multiplyAdd(products(w, start(x, b), x, b), s * spreadScales(x, b))
+                    }
+                    block += superBlockBytes
+                    continue
+                }
+                #endif
                 for k in 0..<4 {
                     let b = 8 * sb + 2 * k
                     let w = weights(block, k, grid), s = floatScales(block, k, d)

@@ -54,6 +54,15 @@ extension ByteDot {
         unsafeBitCast(_mm512_movm_epi8(bits), to: SIMD16<UInt32>.self)
     }
 
+    /// 64 bytes `64 + m` where bit `i` of `minus` is clear and `64 − m` where it is set, `m`
+    /// byte `i` of `magnitudes` (each below 64): one byte addition and one byte subtraction
+    /// under the mask (``LatticeX86Kernels/offsetWeights(_:signs:)``).
+    @inline(__always)
+    package static func offsetBytes(_ magnitudes: SIMD16<UInt32>, minus: UInt64) -> SIMD16<UInt32> {
+        let m = unsafeBitCast(magnitudes, to: __m512i.self), offset = _mm512_set1_epi8(64)
+        return unsafeBitCast(_mm512_mask_sub_epi8(_mm512_add_epi8(offset, m), minus, offset, m), to: SIMD16<UInt32>.self)
+    }
+
     /// Lanes 0…7 `pair[0]`, lanes 8…15 `pair[1]` (`vpermps`): one scale per 32-value block
     /// for a product that covers two blocks.
     @inline(__always)
