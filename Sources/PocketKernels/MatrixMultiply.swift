@@ -117,7 +117,11 @@ public enum MatrixMultiply {
             // instance whose reference count every thread would update for every piece.
             func rows(_ p: Product) -> ProductRows { ProductRows(p.weights, v.baseAddress!, tokens: tokens, into: p.output, range: 0..<0) }
             let pieces = (rows(a), b.map(rows), c.map(rows))
-            pool.balancedFor(total, key: a.weights.data, reading: itemBytes, grain: grain(a, units: total, tokens, pool)) { range in
+            // A batch's row-by-row products go in whole sixteens of rows (``ExpandedLatticeRows``).
+            let alignment = tokens > 1 && a.weights.rowGroups == nil ? 16 : 1
+            pool.balancedFor(
+                total, key: a.weights.data, reading: itemBytes, grain: grain(a, units: total, tokens, pool), alignment: alignment
+            ) { range in
                 @inline(__always) func run(_ p: ProductRows?, _ offset: Int, _ count: Int) {
                     guard var p else { return }
                     let lower = max(range.lowerBound - offset, 0), upper = min(range.upperBound - offset, count)

@@ -45,19 +45,23 @@ extension ThreadPool {
 
         /// The size of the next piece when `left` items are left: `grain`, down to half of
         /// what is left near the end, so that the last pieces are small and the threads finish
-        /// close together (1 at least).
+        /// close together (1 at least), rounded up to a multiple of `alignment` where `left`
+        /// allows.
         @inline(__always)
-        static func pieceSize(_ grain: Int, left: Int) -> Int { min(grain, max(1, (left + 1) / 2)) }
+        static func pieceSize(_ grain: Int, left: Int, alignment: Int = 1) -> Int {
+            let half = ((left + 1) / 2 + alignment - 1) / alignment * alignment
+            return min(left, grain, max(alignment, half))
+        }
 
         /// Takes up to `grain` items from the front (the chunk's owner) or from the back (a
         /// thread that has finished its own), or `nil` when the chunk is done.
         @inline(__always)
-        func take(_ grain: Int, fromBack: Bool) -> Range<Int>? {
+        func take(_ grain: Int, fromBack: Bool, alignment: Int = 1) -> Range<Int>? {
             var old = word.pointee.load(ordering: .relaxed)
             while true {
                 let (front, back) = Self.unpack(old)
                 guard front < back else { return nil }
-                let size = Self.pieceSize(grain, left: back - front)
+                let size = Self.pieceSize(grain, left: back - front, alignment: alignment)
                 let piece = fromBack ? back - size..<back : front..<front + size
                 let left = fromBack ? Self.pack(front, piece.lowerBound) : Self.pack(piece.upperBound, back)
                 let (exchanged, current) = word.pointee.compareExchange(expected: old, desired: left, ordering: .relaxed)

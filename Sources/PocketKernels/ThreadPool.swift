@@ -187,10 +187,14 @@ public final class ThreadPool: @unchecked Sendable {
     ///     ``forgetWarming()``. `nil`: no cache warming.
     ///   - grain: Items per piece at most (at least 1). `nil` (the default): each thread
     ///     processes its own chunk in one piece and takes nothing from the others.
+    ///   - alignment: The threads' chunks start at multiples of it (the default, 1: anywhere).
+    ///     With a `grain` that is a multiple of it too, every piece but the last of the job
+    ///     starts and ends on such a multiple (the lattice formats' prompts expand sixteen rows
+    ///     at a time).
     ///   - body: Processes one piece; never called with an empty range, and on any thread.
     public func balancedFor(
         _ count: Int, key: UnsafeRawPointer? = nil, reading itemBytes: ItemBytes? = nil, grain: Int? = nil,
-        _ body: @escaping (Range<Int>) -> Void
+        alignment: Int = 1, _ body: @escaping (Range<Int>) -> Void
     ) {
         guard count > 0 else { return }
         let threads = min(threadCount, count)
@@ -200,8 +204,8 @@ public final class ThreadPool: @unchecked Sendable {
         let slot = slot(for: key)
         let speeds = speeds + slot * threadCount
         let bounds = bounds, elapsed = elapsed, processed = processed, pieces = pieces
-        let grain = grain.map { max(1, $0) }, threadCount = threadCount
-        chunkBounds(count, speeds: speeds, into: bounds)
+        let grain = grain.map { max(1, $0) }, threadCount = threadCount, alignment = max(1, alignment)
+        chunkBounds(count, speeds: speeds, into: bounds, alignment: alignment)
         if grain != nil { for worker in 0..<threadCount { pieces.chunk(worker).store(bounds[worker], bounds[worker + 1]) } }
         planWarming(slot: slot, count: count, reading: itemBytes)
         runLocked { worker in
@@ -212,7 +216,7 @@ public final class ThreadPool: @unchecked Sendable {
                 // Its own chunk from the front, then the others', nearest first, from the back.
                 for step in 0..<threadCount {
                     let chunk = pieces.chunk((worker + step) % threadCount)
-                    while let piece = chunk.take(grain, fromBack: step > 0) {
+                    while let piece = chunk.take(grain, fromBack: step > 0, alignment: alignment) {
                         body(piece)
                         items += piece.count
                     }
@@ -230,8 +234,9 @@ public final class ThreadPool: @unchecked Sendable {
 
     /// Fills `bounds[0...threadCount]` with the chunk boundaries of `count` items for threads
     /// of relative `speeds`: thread i ends where the speeds of threads 0…i add up to, and
-    /// threads past the item count get empty chunks.
-    private func chunkBounds(_ count: Int, speeds: UnsafeMutablePointer<Double>, into bounds: UnsafeMutablePointer<Int>) {
+    /// threads past the item count get empty chunks. Boundaries inside are rounded to the
+    /// nearest multiple of `alignment`.
+    private func chunkBounds(_ count: Int, speeds: UnsafeMutablePointer<Double>, into bounds: UnsafeMutablePointer<Int>, alignment: Int) {
         let threads = min(threadCount, count)
         var total = 0.0
         for i in 0..<threads { total += speeds[i] }
@@ -239,7 +244,8 @@ public final class ThreadPool: @unchecked Sendable {
         bounds[0] = 0
         for i in 0..<(threads - 1) {
             running += speeds[i]
-            bounds[i + 1] = min(count, Int((Double(count) * running / total).rounded()))
+            let share = Double(count) * running / total / Double(alignment)
+            bounds[i + 1] = min(count, Int(share.rounded()) * alignment)
         }
         for i in (threads - 1)..<threadCount { bounds[i + 1] = count }
     }
@@ -253,7 +259,7 @@ public final class ThreadPool: @unchecked Sendable {
         guard let itemBytes, slot > 0, let next = warming.record(slot: slot, count: count, reading: itemBytes),
               next.count > 1 else { return }
         let nextBounds = bounds + threadCount + 1
-        chunkBounds(next.count, speeds: speeds + next.slot * threadCount, into: nextBounds)
+        chunkBounds(next.count, speeds: speeds + next.slot * threadCount, into: nextBounds, alignment: 1)
         for worker in 1..<threadCount {
             warming.plan(worker: worker, items: nextBounds[worker]..<nextBounds[worker + 1], ofSlot: next.slot)
         }

@@ -149,6 +149,35 @@ import Testing
         #expect(taken > 300, "the submitter took \(taken) of the worker's 500 items")
     }
 
+    /// With an alignment, the chunks (and so, with a grain that is a multiple of it, every
+    /// piece) start and end on its multiples, also once the threads' learned speeds differ.
+    @Test func balancedForKeepsPiecesAligned() {
+        let pool = ThreadPool(threads: 3)
+        let count = 896, grain = 48, alignment = 16
+        let hits = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        hits.initialize(repeating: 0, count: count)
+        defer { hits.deallocate() }
+        let key = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+        defer { key.deallocate() }
+        let misaligned = Atomic<Int>(0)
+        let submitter = pthread_self()
+        for _ in 0..<20 {
+            pool.balancedFor(count, key: key, grain: grain, alignment: alignment) { range in
+                if range.lowerBound % alignment != 0 || range.upperBound % alignment != 0 || range.count > grain {
+                    misaligned.add(1, ordering: .relaxed)
+                }
+                // Uneven speeds, so the learned chunk boundaries move off even thirds.
+                if pthread_equal(pthread_self(), submitter) == 0 {
+                    let end = DispatchTime.now().uptimeNanoseconds + 200 * UInt64(range.count)
+                    while DispatchTime.now().uptimeNanoseconds < end {}
+                }
+                for i in range { hits[i] += 1 }
+            }
+        }
+        #expect((0..<count).allSatisfy { hits[$0] == 20 })
+        #expect(misaligned.load(ordering: .relaxed) == 0)
+    }
+
     /// Jobs with different keys learn their own split: here the worker is the slow thread on
     /// one key's data and the fast one on the other's.
     @Test func balancedForLearnsEachKeyApart() {
