@@ -4,7 +4,7 @@
 /// UTF-8 is replaced by one visible character: printable Latin-1 bytes map to themselves and
 /// the rest (control characters, space, 0x7F–0xA0, 0xAD) to U+0100 and up, in byte order. So
 /// `"Ġthe"` is the bytes `" the"` and `"Ċ"` is `"\n"`.
-enum ByteLevelEncoding {
+package enum ByteLevelEncoding {
     /// Character for each byte value.
     static let characterForByte: [Unicode.Scalar] = {
         var table = [Unicode.Scalar](repeating: "\0", count: 256)
@@ -21,22 +21,50 @@ enum ByteLevelEncoding {
         return table
     }()
 
-    /// Byte for each character of the mapping, keyed by scalar value.
-    static let byteForCharacter: [UInt32: UInt8] = {
-        var map: [UInt32: UInt8] = [:]
-        for (byte, scalar) in characterForByte.enumerated() { map[scalar.value] = UInt8(byte) }
-        return map
+    /// Byte for each character of the mapping, indexed by scalar value, or -1: the mapping's
+    /// characters all lie below U+0144, so a flat table replaces a dictionary lookup per
+    /// character (vocabularies hold ~150k tokens, decoded at every load).
+    static let byteForCharacter: [Int16] = {
+        var table = [Int16](repeating: -1, count: Int(characterForByte.map(\.value).max()!) + 1)
+        for (byte, scalar) in characterForByte.enumerated() { table[Int(scalar.value)] = Int16(byte) }
+        return table
     }()
 
     /// The original bytes of a vocabulary entry, or `nil` if it contains a character outside
     /// the mapping (then it is not a byte-level token).
-    static func bytes(of token: String) -> [UInt8]? {
+    package static func bytes<S: StringProtocol>(of token: S) -> [UInt8]? {
         var out: [UInt8] = []
-        out.reserveCapacity(token.unicodeScalars.count)
+        out.reserveCapacity(token.utf8.count)  // at least one UTF-8 byte per character
+        let table = byteForCharacter
         for scalar in token.unicodeScalars {
-            guard let byte = byteForCharacter[scalar.value] else { return nil }
-            out.append(byte)
+            let index = Int(scalar.value)
+            guard index < table.count, table[index] >= 0 else { return nil }
+            out.append(UInt8(truncatingIfNeeded: table[index]))
         }
         return out
+    }
+
+    /// Decodes a merge rule `"left right"` (two byte-level tokens and one space, which no
+    /// byte-level token contains) into `buffer`: the left part's bytes, then the right part's.
+    /// Returns the left part's length and both parts' length, or `nil` when the rule has no
+    /// space or a character outside the mapping (a second space among them). `buffer` grows
+    /// when needed.
+    package static func decodePair(_ rule: String, into buffer: inout [UInt8]) -> (leftCount: Int, count: Int)? {
+        let table = byteForCharacter
+        var count = 0
+        var leftCount: Int?
+        for scalar in rule.unicodeScalars {
+            if scalar == " ", leftCount == nil {
+                leftCount = count
+                continue
+            }
+            let index = Int(scalar.value)
+            guard index < table.count, table[index] >= 0 else { return nil }
+            if count == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+            buffer[count] = UInt8(truncatingIfNeeded: table[index])
+            count += 1
+        }
+        guard let leftCount else { return nil }
+        return (leftCount, count)
     }
 }

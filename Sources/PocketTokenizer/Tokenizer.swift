@@ -63,7 +63,7 @@ public final class Tokenizer: Sendable {
     private let tokenBytes: [[UInt8]]
     private let tokenTypes: [TokenType]
     /// Byte-level BPE: token of each byte sequence (empty for SentencePiece).
-    private let idForBytes: [[UInt8]: Int]
+    private let idForBytes: ByteSequenceTable
     /// Byte-level BPE: token of each single byte, or -1 (empty for SentencePiece).
     private let byteTokens: [Int32]
     /// Control and user-defined tokens, matched with `parseSpecial: true`.
@@ -166,10 +166,9 @@ public final class Tokenizer: Sendable {
         addsSpacePrefix = false
 
         var bytes: [[UInt8]] = []
-        var idForBytes: [[UInt8]: Int] = [:]
+        var idForBytes = ByteSequenceTable(capacity: tokens.count)
         var specials: [(bytes: [UInt8], id: Int)] = []
         bytes.reserveCapacity(tokens.count)
-        idForBytes.reserveCapacity(tokens.count)
         for (id, token) in tokens.enumerated() {
             let type = types[id]
             if type == .control || type == .userDefined {
@@ -178,7 +177,7 @@ public final class Tokenizer: Sendable {
                 if !text.isEmpty { specials.append((text, id)) }
             } else if let decoded = ByteLevelEncoding.bytes(of: token) {
                 bytes.append(decoded)
-                if idForBytes[decoded] == nil { idForBytes[decoded] = id }
+                decoded.withUnsafeBufferPointer { idForBytes.insertIfAbsent($0, token: id) }
             } else {
                 bytes.append(Array(token.utf8))
             }
@@ -186,20 +185,26 @@ public final class Tokenizer: Sendable {
         // Some vocabularies lack tokens for a few bytes that never occur in text (controls).
         var byteTokens = [Int32](repeating: -1, count: 256)
         for b in 0..<256 {
-            if let id = idForBytes[[UInt8(b)]] { byteTokens[b] = Int32(id) }
+            if let id = idForBytes.token(of: [UInt8(b)]) { byteTokens[b] = Int32(id) }
         }
         guard byteTokens[Int(UInt8(ascii: "a"))] >= 0, byteTokens[Int(UInt8(ascii: " "))] >= 0 else {
             throw .invalidVocabulary("no tokens for single bytes: not a byte-level vocabulary")
         }
         var table: [UInt64: BytePairMerges.Merge] = [:]
         table.reserveCapacity(merges.count)
+        // Each rule's two parts decoded one after the other into one buffer: the parts and
+        // their concatenation are then three ranges of it, looked up without allocating.
+        var pair = [UInt8](repeating: 0, count: 256)
         for (rank, line) in merges.enumerated() {
-            let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, let left = ByteLevelEncoding.bytes(of: String(parts[0])),
-                  let right = ByteLevelEncoding.bytes(of: String(parts[1])) else {
+            guard let (leftCount, count) = ByteLevelEncoding.decodePair(line, into: &pair) else {
                 throw .invalidVocabulary("merge #\(rank) '\(line)' is not two byte-level tokens")
             }
-            guard let l = idForBytes[left], let r = idForBytes[right], let result = idForBytes[left + right] else {
+            let ids = pair.withUnsafeBufferPointer { all in
+                (idForBytes.token(of: UnsafeBufferPointer(rebasing: all[0..<leftCount])),
+                 idForBytes.token(of: UnsafeBufferPointer(rebasing: all[leftCount..<count])),
+                 idForBytes.token(of: UnsafeBufferPointer(rebasing: all[0..<count])))
+            }
+            guard let l = ids.0, let r = ids.1, let result = ids.2 else {
                 continue  // a rule whose parts or result are not tokens can never apply
             }
             let key = BytePairMerges.key(Int32(l), Int32(r))
@@ -267,7 +272,7 @@ public final class Tokenizer: Sendable {
         }
         tokenBytes = bytes
         self.tokenTypes = types
-        idForBytes = [:]
+        idForBytes = ByteSequenceTable(capacity: 0)
         byteTokens = []
         algorithm = .sentencePiece(SentencePieceMerges(tokens: tokens, types: types, scores: scores, unknownToken: unknownToken))
         specialTokens = SpecialTokenMatcher(specials)
@@ -371,7 +376,7 @@ public final class Tokenizer: Sendable {
         var symbols: [Int32] = []
         for piece in preTokenizer.split(text) {
             let bytes = Array(String(piece).utf8)
-            if ignoresMerges, let id = idForBytes[bytes] {
+            if ignoresMerges, let id = idForBytes.token(of: bytes) {
                 ids.append(id)
                 continue
             }
