@@ -30,16 +30,22 @@ package enum ByteLevelEncoding {
         return table
     }()
 
+    /// The byte a character of the mapping stands for, or `nil` for any other character.
+    @inline(__always)
+    static func byte(of scalar: Unicode.Scalar) -> UInt8? {
+        let index = Int(scalar.value)
+        guard index < byteForCharacter.count, byteForCharacter[index] >= 0 else { return nil }
+        return UInt8(truncatingIfNeeded: byteForCharacter[index])
+    }
+
     /// The original bytes of a vocabulary entry, or `nil` if it contains a character outside
     /// the mapping (then it is not a byte-level token).
-    package static func bytes<S: StringProtocol>(of token: S) -> [UInt8]? {
+    static func bytes(of token: String) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(token.utf8.count)  // at least one UTF-8 byte per character
-        let table = byteForCharacter
         for scalar in token.unicodeScalars {
-            let index = Int(scalar.value)
-            guard index < table.count, table[index] >= 0 else { return nil }
-            out.append(UInt8(truncatingIfNeeded: table[index]))
+            guard let byte = byte(of: scalar) else { return nil }
+            out.append(byte)
         }
         return out
     }
@@ -50,7 +56,6 @@ package enum ByteLevelEncoding {
     /// space or a character outside the mapping (a second space among them). `buffer` grows
     /// when needed.
     package static func decodePair(_ rule: String, into buffer: inout [UInt8]) -> (leftCount: Int, count: Int)? {
-        let table = byteForCharacter
         var count = 0
         var leftCount: Int?
         for scalar in rule.unicodeScalars {
@@ -58,10 +63,9 @@ package enum ByteLevelEncoding {
                 leftCount = count
                 continue
             }
-            let index = Int(scalar.value)
-            guard index < table.count, table[index] >= 0 else { return nil }
+            guard let byte = byte(of: scalar) else { return nil }
             if count == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-            buffer[count] = UInt8(truncatingIfNeeded: table[index])
+            buffer[count] = byte
             count += 1
         }
         guard let leftCount else { return nil }
