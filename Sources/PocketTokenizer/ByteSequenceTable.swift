@@ -32,12 +32,8 @@ package struct ByteSequenceTable: Sendable {
     /// Adds `sequence → token` unless the sequence is already there (the first token of a
     /// sequence wins, as the vocabulary's order decides).
     package mutating func insertIfAbsent(_ sequence: UnsafeBufferPointer<UInt8>, token: Int) {
-        let hash = Self.hash(sequence)
-        var i = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-        while slots[i] != 0 {
-            if matches(slots[i], hash, sequence) { return }
-            i = (i + 1) & (slots.count - 1)
-        }
+        let (hash, i, entry) = find(sequence)
+        guard entry == nil else { return }
         tokens.append(Int32(truncatingIfNeeded: token))
         bytes.append(contentsOf: sequence)
         starts.append(Int32(truncatingIfNeeded: bytes.count))
@@ -47,13 +43,18 @@ package struct ByteSequenceTable: Sendable {
 
     /// The token of `sequence`, if it is an entry.
     package func token(of sequence: UnsafeBufferPointer<UInt8>) -> Int? {
+        find(sequence).entry.map { Int(tokens[$0]) }
+    }
+
+    /// The hash of `sequence` and its slot: the entry there, or the empty slot it would take.
+    private func find(_ sequence: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, slot: Int, entry: Int?) {
         let hash = Self.hash(sequence)
         var i = Int(truncatingIfNeeded: hash) & (slots.count - 1)
         while slots[i] != 0 {
-            if matches(slots[i], hash, sequence) { return Int(tokens[Int(slots[i] & 0xFFFF_FFFF) - 1]) }
+            if matches(slots[i], hash, sequence) { return (hash, i, Int(slots[i] & 0xFFFF_FFFF) - 1) }
             i = (i + 1) & (slots.count - 1)
         }
-        return nil
+        return (hash, i, nil)
     }
 
     /// The token of `sequence`, if it is an entry.
