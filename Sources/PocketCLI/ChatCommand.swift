@@ -11,7 +11,7 @@ enum ChatCommand {
     static func run(_ argv: ArraySlice<String>) throws {
         let arguments = try Arguments(
             argv, valueOptions: LoadedModel.valueOptions.union(SamplingOptions.valueOptions).union(["system", "tokens"]),
-            switches: SamplingOptions.switches, aliases: ["n": "tokens"])
+            switches: SamplingOptions.switches.union(LoadedModel.switches), aliases: ["n": "tokens"])
         guard arguments.positionals.isEmpty else {
             throw CLIError.usage("chat reads the conversation from standard input; unexpected '\(arguments.positionals[0])'")
         }

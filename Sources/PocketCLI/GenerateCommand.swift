@@ -8,7 +8,7 @@ enum GenerateCommand {
         let arguments = try Arguments(
             argv, valueOptions: LoadedModel.valueOptions.union(SamplingOptions.valueOptions).union(SamplingOptions.penaltyOptions)
                 .union(["tokens", "schema"]),
-            switches: SamplingOptions.switches, aliases: ["n": "tokens"])
+            switches: SamplingOptions.switches.union(LoadedModel.switches), aliases: ["n": "tokens"])
         guard arguments.positionals.count == 1, let prompt = arguments.positionals.first else {
             throw CLIError.usage("generate takes exactly one PROMPT argument (quote it)")
         }

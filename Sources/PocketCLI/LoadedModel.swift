@@ -13,6 +13,9 @@ struct LoadedModel {
 
     /// Options shared by the commands that load a model.
     static let valueOptions: Set<String> = ["model", "threads", "context"]
+    /// Switches shared by the commands that load a model: `--llama-order` computes in
+    /// llama.cpp's order of operations (``ArithmeticOrder/llamaCpp``), to reproduce its outputs.
+    static let switches: Set<String> = ["llama-order"]
 
     /// Loads the model named by `--model` (or the default), with `--threads` and `--context`.
     init(_ arguments: Arguments, defaultContext: Int = 4096) throws {
@@ -31,7 +34,9 @@ struct LoadedModel {
             let file = try timed("file") { try GGUFFile(contentsOf: url) }
             let tokenizer = try timed("tokenizer") { try Tokenizer(gguf: file) }
             self.transformer = try timed("weights") {
-                try Transformer(file: file, contextLength: context, pool: ThreadPool(threads: threads))
+                try Transformer(
+                    file: file, contextLength: context, pool: ThreadPool(threads: threads),
+                    arithmetic: arguments.has("llama-order") ? .llamaCpp : .fastest)
             }
             self.file = file
             self.tokenizer = tokenizer

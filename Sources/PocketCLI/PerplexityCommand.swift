@@ -5,7 +5,7 @@ import PocketTransformer
 enum PerplexityCommand {
     static func run(_ argv: ArraySlice<String>) throws {
         let arguments = try Arguments(
-            argv, valueOptions: LoadedModel.valueOptions.union(["file", "chunk"]), switches: [],
+            argv, valueOptions: LoadedModel.valueOptions.union(["file", "chunk"]), switches: LoadedModel.switches,
             aliases: ["f": "file", "c": "chunk"])
         guard arguments.positionals.isEmpty else {
             throw CLIError.usage("unexpected argument '\(arguments.positionals[0])'")

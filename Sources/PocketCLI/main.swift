@@ -12,14 +12,16 @@ let usage = """
 
     commands:
       generate    [--model PATH] [-n N] [--greedy | --temperature T --top-k K --top-p P]
-                  [--seed S] [penalties] [--threads N] [--context N] [--schema FILE.json] PROMPT
+                  [--seed S] [penalties] [--threads N] [--context N] [--llama-order] [--schema FILE.json] PROMPT
                   Continue PROMPT verbatim (special tokens parsed, no chat template);
-                  with --schema, the output is JSON constrained to the schema.
+                  with --schema, the output is JSON constrained to the schema;
+                  --llama-order computes in llama.cpp's order of operations, to reproduce
+                  its outputs exactly (several times slower; also for chat, perplexity).
       chat        [--model PATH] [--system TEXT] [-n N] [sampling options] [--threads N]
                   Interactive multi-turn chat with the model's chat template.
       tokenize    [--model PATH] [--special] TEXT
                   Print the token ids of TEXT as a JSON array.
-      perplexity  [--model PATH] -f FILE [-c 512] [--threads N]
+      perplexity  [--model PATH] -f FILE [-c 512] [--threads N] [--llama-order]
                   Perplexity of a text file (llama.cpp protocol); last line `PPL = <value>`.
       info        [--model PATH]
                   Architecture, sizes, metadata and tensor table.

@@ -76,6 +76,27 @@ public struct RotaryEmbedding: @unchecked Sendable {
         }
     }
 
+    /// ``apply(to:position:)`` with the first product of each rotated value fused into its
+    /// sum, `fma(a, cos, −(b·sin))` and `fma(a, sin, b·cos)`, as GCC compiles ggml's
+    /// `x0·cos − x1·sin` and `x0·sin + x1·cos`: a Pocket addition, the RoPE step of
+    /// ``LlamaOrderProducts``' mode.
+    ///
+    /// - Precondition: `position < positions`.
+    public func applyFused(to x: UnsafeMutablePointer<Float>, position: Int) {
+        precondition(position >= 0 && position < positions, "RoPE position \(position) outside the table")
+        let pairs = dimensions / 2
+        table.withUnsafeBufferPointer { t in
+            let cosines = t.baseAddress! + position * pairs
+            let sines = t.baseAddress! + (positions + position) * pairs
+            let (stride, offset) = style == .adjacentPairs ? (2, 1) : (1, pairs)
+            for i in 0..<pairs {
+                let a = x[i * stride], b = x[i * stride + offset]
+                x[i * stride] = (-(b * sines[i])).addingProduct(a, cosines[i])
+                x[i * stride + offset] = (b * cosines[i]).addingProduct(a, sines[i])
+            }
+        }
+    }
+
     /// Reference: rotates with angles computed directly as `p · base^(-2i/d)` in double
     /// precision. Agrees with ``apply(to:position:)`` to float rounding.
     public static func applyReference(

@@ -71,7 +71,9 @@ extension Transformer {
         var logits = logits
         var decodeStart = clock.now
         var generated: [Int] = []
-        var lookup = lookup
+        // llama.cpp decodes one token per pass: a draft evaluated as a batch would round as a
+        // prompt does, so its order of operations (``ArithmeticOrder/llamaCpp``) drafts nothing.
+        var lookup = arithmetic == .llamaCpp ? nil : lookup
         // The draft evaluated past the confirmed tokens, and the logits after each of its tokens.
         var draft = Draft()
         // Whatever ends the loop (a stop, an error), the cache keeps only confirmed tokens.

@@ -31,6 +31,8 @@ public final class Transformer: @unchecked Sendable {
     public private(set) var position = 0
     /// Threads the matrix products and attention run on.
     public let pool: ThreadPool
+    /// How the forward pass orders its floating-point operations (a Pocket addition).
+    public let arithmetic: ArithmeticOrder
 
     /// Context window in tokens: how many positions the cache holds.
     public var contextLength: Int { cache.capacity }
@@ -45,6 +47,8 @@ public final class Transformer: @unchecked Sendable {
     /// family's scale, or `nil` when the two agree (every family but Gemma 3 27B).
     private let queryScale: Float?
     private let state: RunState
+    /// The products in llama.cpp's order, in ``ArithmeticOrder/llamaCpp``.
+    private let llamaProducts: LlamaOrderProducts?
 
     /// A debugging aid: when set, receives every intermediate tensor of the forward pass under
     /// llama.cpp's names (`attn_norm-0`, `Qcur-0` after RoPE, `Kcur-0`, `Vcur-0`, `attn_out-0`,
@@ -64,18 +68,24 @@ public final class Transformer: @unchecked Sendable {
     ///     Larger values are capped at the trained context.
     ///   - batchSize: Tokens per prefill pass (memory grows linearly with it).
     ///   - pool: Threads for the kernels.
+    ///   - arithmetic: Pocket's kernels (the default) or llama.cpp's order of operations
+    ///     (``ArithmeticOrder``, a Pocket addition).
     /// - Throws: ``TransformerError`` when the architecture is unsupported or a tensor is
     ///   missing or malformed.
     public init(
-        file: GGUFFile, contextLength: Int? = nil, batchSize: Int = 64, pool: ThreadPool = .shared
+        file: GGUFFile, contextLength: Int? = nil, batchSize: Int = 64, pool: ThreadPool = .shared,
+        arithmetic: ArithmeticOrder = .fastest
     ) throws(TransformerError) {
         let configuration = try ModelConfiguration(metadata: file.metadata)
         let capacity = min(contextLength ?? 4096, configuration.trainedContextLength)
         guard capacity >= 1 else { throw .invalidConfiguration("context length must be at least 1") }
         self.file = file
         self.configuration = configuration
-        self.weights = try TransformerWeights(file: file, configuration: configuration)
-            .withRowGroups(releasingPagesOf: file, pool: pool)
+        let weights = try TransformerWeights(file: file, configuration: configuration)
+        // llama.cpp's order reads the blocks as stored.
+        self.weights = arithmetic == .llamaCpp ? weights : weights.withRowGroups(releasingPagesOf: file, pool: pool)
+        self.arithmetic = arithmetic
+        llamaProducts = arithmetic == .llamaCpp ? LlamaOrderProducts() : nil
         self.batchSize = max(1, batchSize)
         self.pool = pool
         cache = KVCache(
@@ -101,9 +111,11 @@ public final class Transformer: @unchecked Sendable {
 
     /// Opens and loads the GGUF model at `url` (memory-mapped).
     public convenience init(
-        contentsOf url: URL, contextLength: Int? = nil, batchSize: Int = 64, pool: ThreadPool = .shared
+        contentsOf url: URL, contextLength: Int? = nil, batchSize: Int = 64, pool: ThreadPool = .shared,
+        arithmetic: ArithmeticOrder = .fastest
     ) throws {
-        try self.init(file: GGUFFile(contentsOf: url), contextLength: contextLength, batchSize: batchSize, pool: pool)
+        try self.init(
+            file: GGUFFile(contentsOf: url), contextLength: contextLength, batchSize: batchSize, pool: pool, arithmetic: arithmetic)
     }
 
     /// Which tokens of an evaluation need logits.
@@ -284,6 +296,13 @@ public final class Transformer: @unchecked Sendable {
     /// `y = W·x + b` for two or three matrices of the same input (`rows` vectors), as one job
     /// for the pool with the input quantized once.
     private func project(_ x: UnsafePointer<Float>, rows: Int, _ a: Projection, _ b: Projection, _ c: Projection? = nil) {
+        if llamaProducts != nil {
+            for p in [a, b] + (c.map { [$0] } ?? []) {
+                product(p.matrix, x, rows: rows, into: p.output)
+                addBias(p, rows: rows)
+            }
+            return
+        }
         MatrixMultiply.multiply(
             .init(a.matrix, into: a.output), .init(b.matrix, into: b.output), c.map { .init($0.matrix, into: $0.output) },
             x, tokens: rows, scratch: state.activations, pool: pool, warmingCaches: true)
@@ -303,7 +322,13 @@ public final class Transformer: @unchecked Sendable {
     private func rope(_ x: UnsafeMutablePointer<Float>, rows: Int, heads: Int, _ rotary: RotaryEmbedding, _ name: TraceName) {
         let hd = configuration.headDimension, width = heads * hd
         for t in 0..<rows {
-            for h in 0..<heads { rotary.apply(to: x + t * width + h * hd, position: position + t) }
+            for h in 0..<heads {
+                if arithmetic == .llamaCpp {
+                    rotary.applyFused(to: x + t * width + h * hd, position: position + t)
+                } else {
+                    rotary.apply(to: x + t * width + h * hd, position: position + t)
+                }
+            }
         }
         record(name, x, rows: rows, columns: width)
     }
@@ -337,6 +362,11 @@ public final class Transformer: @unchecked Sendable {
     /// visiting the same positions in the same order as llama.cpp's masked softmax skips the others.
     private func attention(layer l: Int, rows: Int, window: Int?, halfPrecision: Bool, _ name: TraceName) {
         let c = configuration, s = state
+        if arithmetic == .llamaCpp {
+            llamaOrderAttention(layer: l, rows: rows, window: window)
+            record(name, s.attention, rows: rows, columns: c.queryLength)
+            return
+        }
         if let queryScale { VectorMath.scale(s.q, by: queryScale, count: rows * c.queryLength) }
         VectorMath.roundToHalf(s.q, count: rows * c.queryLength)
         // Queries 0..<unwindowed see every cached position up to their own.
@@ -357,12 +387,51 @@ public final class Transformer: @unchecked Sendable {
         record(name, s.attention, rows: rows, columns: c.queryLength)
     }
 
+    /// ``attention(layer:rows:window:halfPrecision:_:)`` in llama.cpp's order
+    /// (``LlamaOrderAttention``), one query head at a time: the family's scale applied to the
+    /// queries before they are rounded to half precision where llama.cpp scales them
+    /// (``ArchitectureDefinition/scalesQueries``), to the scores otherwise.
+    private func llamaOrderAttention(layer l: Int, rows: Int, window: Int?) {
+        let c = configuration, s = state, hd = c.headDimension
+        var scale = c.attentionScale
+        if definition.scalesQueries {
+            VectorMath.scale(s.q, by: scale, count: rows * c.queryLength)
+            scale = 1
+        }
+        VectorMath.roundToHalf(s.q, count: rows * c.queryLength)
+        let group = c.headCount / c.keyValueHeadCount, start = position, cache = cache
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: rows * c.headCount * hd)
+        defer { scratch.deallocate() }
+        pool.parallelFor(rows * c.headCount) { range in
+            for item in range {
+                let t = item / c.headCount, h = item % c.headCount, last = start + t
+                let first = window.map { max(0, last - $0 + 1) } ?? 0
+                LlamaOrderAttention.attend(
+                    query: s.q + t * c.queryLength + h * hd, headDimension: hd,
+                    keys: cache.keys(layer: l, head: h / group, position: first),
+                    values: cache.values(layer: l, head: h / group, position: first),
+                    rowStride: hd, length: last - first + 1, scale: scale, scratch: scratch + item * hd,
+                    into: s.attention + t * c.queryLength + h * hd)
+            }
+        }
+    }
+
     /// `y = W·x` for `rows` vectors.                                                         (rows, W.rows)
     private func multiply(
         _ matrix: WeightMatrix, _ x: UnsafePointer<Float>, rows: Int, into y: UnsafeMutablePointer<Float>, _ name: TraceName
     ) {
-        MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool, warmingCaches: true)
+        product(matrix, x, rows: rows, into: y)
         record(name, y, rows: rows, columns: matrix.rows)
+    }
+
+    /// `y = W·x` for `rows` vectors, in llama.cpp's order in ``ArithmeticOrder/llamaCpp``
+    /// where it has the format.
+    private func product(_ matrix: WeightMatrix, _ x: UnsafePointer<Float>, rows: Int, into y: UnsafeMutablePointer<Float>) {
+        if let llamaProducts, LlamaOrderProducts.supports(matrix.type) {
+            llamaProducts.multiply(matrix, x, tokens: rows, into: y, pool: pool)
+        } else {
+            MatrixMultiply.multiply(matrix, x, tokens: rows, into: y, scratch: state.activations, pool: pool, warmingCaches: true)
+        }
     }
 
     /// The residual connection `x += y`.                                                       (rows, dim)

@@ -35,6 +35,10 @@ public struct ArchitectureDefinition: Sendable {
     public var feedForwardActivation: GatedActivation = .silu
     /// The multiplier of the attention scores `q·k`, from the configuration (computed once, at load).
     public var attentionScale: @Sendable (ModelConfiguration) -> Float = { 1 / Float($0.headDimension).squareRoot() }
+    /// Whether llama.cpp multiplies the queries by ``attentionScale`` before attention
+    /// (`ggml_scale`, Gemma 3) instead of the scores inside it: where the queries are rounded
+    /// to half precision, the two differ (``ArithmeticOrder/llamaCpp`` follows it).
+    public var scalesQueries = false
     /// Interleaved local (sliding-window) and global attention layers; `nil` when every layer
     /// attends to the whole context.
     public var slidingWindow: SlidingWindowPattern? = nil

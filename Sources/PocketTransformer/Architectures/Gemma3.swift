@@ -42,5 +42,6 @@ extension ArchitectureDefinition {
         attentionScale: { c in
             1 / Float(c.layerCount == 62 ? c.embeddingLength / c.headCount : c.headDimension).squareRoot()
         },
+        scalesQueries: true,
         slidingWindow: SlidingWindowPattern(period: 6, localRopeFrequencyBase: 10_000))
 }
