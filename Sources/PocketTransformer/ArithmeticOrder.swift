@@ -18,5 +18,11 @@ public enum ArithmeticOrder: Sendable, Equatable {
     /// times slower than ``fastest`` in prefill: a reference mode, not a speed mode. Products
     /// of other formats use Pocket's kernels. Decoding drafts nothing (a ``PromptLookup`` is
     /// ignored): llama.cpp evaluates one token per pass, and a draft would be a batch.
+    ///
+    /// Exact where llama.cpp takes the paths reproduced here: prompts of fewer than 64 tokens
+    /// evaluated in one batch (``Transformer/batchSize`` at least the prompt), decoding over
+    /// fewer than 512 cached positions. Past those llama.cpp switches to tiled attention for
+    /// prompts and to attention split over its threads for decoding, which round otherwise;
+    /// results there are close to llama.cpp's, not identical.
     case llamaCpp
 }
