@@ -62,18 +62,7 @@ public struct RotaryEmbedding: @unchecked Sendable {
     /// - Precondition: `position < positions`.
     @inline(__always)
     public func apply(to x: UnsafeMutablePointer<Float>, position: Int) {
-        precondition(position >= 0 && position < positions, "RoPE position \(position) outside the table")
-        let pairs = dimensions / 2
-        table.withUnsafeBufferPointer { t in
-            let cosines = t.baseAddress! + position * pairs
-            let sines = t.baseAddress! + (positions + position) * pairs
-            let (stride, offset) = style == .adjacentPairs ? (2, 1) : (1, pairs)
-            for i in 0..<pairs {
-                let a = x[i * stride], b = x[i * stride + offset]
-                x[i * stride] = a * cosines[i] - b * sines[i]
-                x[i * stride + offset] = a * sines[i] + b * cosines[i]
-            }
-        }
+        rotate(x, position) { a, b, c, s in (a * c - b * s, a * s + b * c) }
     }
 
     /// ``apply(to:position:)`` with the first product of each rotated value fused into its
@@ -83,6 +72,14 @@ public struct RotaryEmbedding: @unchecked Sendable {
     ///
     /// - Precondition: `position < positions`.
     public func applyFused(to x: UnsafeMutablePointer<Float>, position: Int) {
+        rotate(x, position) { a, b, c, s in ((-(b * s)).addingProduct(a, c), (b * c).addingProduct(a, s)) }
+    }
+
+    /// Replaces each pair `(a, b)` of the head at `x` by `rotation(a, b, cos θ, sin θ)`.
+    @inline(__always)
+    private func rotate(
+        _ x: UnsafeMutablePointer<Float>, _ position: Int, _ rotation: (Float, Float, Float, Float) -> (Float, Float)
+    ) {
         precondition(position >= 0 && position < positions, "RoPE position \(position) outside the table")
         let pairs = dimensions / 2
         table.withUnsafeBufferPointer { t in
@@ -90,9 +87,7 @@ public struct RotaryEmbedding: @unchecked Sendable {
             let sines = t.baseAddress! + (positions + position) * pairs
             let (stride, offset) = style == .adjacentPairs ? (2, 1) : (1, pairs)
             for i in 0..<pairs {
-                let a = x[i * stride], b = x[i * stride + offset]
-                x[i * stride] = (-(b * sines[i])).addingProduct(a, cosines[i])
-                x[i * stride + offset] = (b * cosines[i]).addingProduct(a, sines[i])
+                (x[i * stride], x[i * stride + offset]) = rotation(x[i * stride], x[i * stride + offset], cosines[i], sines[i])
             }
         }
     }
