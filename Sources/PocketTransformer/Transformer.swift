@@ -400,8 +400,6 @@ public final class Transformer: @unchecked Sendable {
         }
         VectorMath.roundToHalf(s.q, count: rows * c.queryLength)
         let group = c.headCount / c.keyValueHeadCount, start = position, cache = cache
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: rows * c.headCount * hd)
-        defer { scratch.deallocate() }
         pool.parallelFor(rows * c.headCount) { range in
             for item in range {
                 let t = item / c.headCount, h = item % c.headCount, last = start + t
@@ -410,7 +408,7 @@ public final class Transformer: @unchecked Sendable {
                     query: s.q + t * c.queryLength + h * hd, headDimension: hd,
                     keys: cache.keys(layer: l, head: h / group, position: first),
                     values: cache.values(layer: l, head: h / group, position: first),
-                    rowStride: hd, length: last - first + 1, scale: scale, scratch: scratch + item * hd,
+                    rowStride: hd, length: last - first + 1, scale: scale,
                     into: s.attention + t * c.queryLength + h * hd)
             }
         }

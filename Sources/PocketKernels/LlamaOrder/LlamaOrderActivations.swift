@@ -22,9 +22,9 @@ struct LlamaOrderActivations {
     /// four-row rule.
     mutating func quantizeSuperBlocks(_ x: UnsafePointer<Float>, tokens: Int, columns: Int, groupedRows: Int) {
         let blocks = columns / 256
-        codes = [Int8](repeating: 0, count: tokens * columns)
-        scales = [Float](repeating: 0, count: tokens * blocks)
-        sums = [Int32](repeating: 0, count: tokens * columns / 16)
+        Self.zero(&codes, tokens * columns)
+        Self.zero(&scales, tokens * blocks)
+        Self.zero(&sums, tokens * columns / 16)
         for t in 0..<tokens {
             for b in 0..<blocks {
                 let block = t * blocks + b, v = x + t * columns + 256 * b
@@ -49,13 +49,20 @@ struct LlamaOrderActivations {
         }
     }
 
+    /// Makes `array` `count` zeros, in the storage it already has when that is large enough
+    /// (every product quantizes its input anew).
+    private static func zero<T: Numeric>(_ array: inout [T], _ count: Int) {
+        array.removeAll(keepingCapacity: true)
+        array.append(contentsOf: repeatElement(0, count: count))
+    }
+
     /// `Q8_0` blocks of `tokens` rows of `columns` floats at `x` (`quantize_row_q8_0`, AVX2):
     /// the scale `max/127` rounded to fp16, the codes `x · (127/max)` rounded to nearest even.
     mutating func quantizeBlocks(_ x: UnsafePointer<Float>, tokens: Int, columns: Int) {
         let blocks = columns / 32
-        codes = [Int8](repeating: 0, count: tokens * columns)
-        scales = [Float](repeating: 0, count: tokens * blocks)
-        sums = []
+        Self.zero(&codes, tokens * columns)
+        Self.zero(&scales, tokens * blocks)
+        Self.zero(&sums, 0)
         for t in 0..<tokens {
             for b in 0..<blocks {
                 let v = x + t * columns + 32 * b

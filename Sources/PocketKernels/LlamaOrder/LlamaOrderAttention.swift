@@ -17,11 +17,10 @@ public enum LlamaOrderAttention {
     /// - Parameters:
     ///   - query: `headDimension` floats, already rounded to half precision.
     ///   - keys: Key row of position 0; position `j` is `rowStride` halves further. `values` likewise.
-    ///   - scratch: `headDimension` floats of working memory.
-    ///   - out: `headDimension` floats.
+    ///   - out: `headDimension` floats; the accumulator until the final scaling.
     public static func attend(
         query: UnsafePointer<Float>, headDimension hd: Int, keys: UnsafePointer<Float16>, values: UnsafePointer<Float16>,
-        rowStride: Int, length: Int, scale: Float, scratch acc: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>
+        rowStride: Int, length: Int, scale: Float, into acc: UnsafeMutablePointer<Float>
     ) {
         acc.update(repeating: 0, count: hd)
         var maximum = -Float.infinity, sum: Float = 0
@@ -41,6 +40,6 @@ public enum LlamaOrderAttention {
             sum = weight.addingProduct(sum, rescale)
         }
         let inverse: Float = sum == 0 ? 0 : 1 / sum
-        for d in 0..<hd { out[d] = acc[d] * inverse }
+        for d in 0..<hd { acc[d] *= inverse }
     }
 }
