@@ -47,6 +47,8 @@ enum QuantizeCommand {
             do { file = try GGUFFile(contentsOf: URL(fileURLWithPath: inputPath)) } catch {
                 throw QuantizationError.unreadableInput(path: inputPath, reason: error.description)
             }
+            // Before the calibration run and the encoding, not after them.
+            try ModelQuantizer.checkDestination(URL(fileURLWithPath: outputPath))
             let importance = calibrate ? try collectImportance(file, calibration: arguments.string("calibration"), pool: pool) : nil
             var types: [String: GGMLType] = [:]
             if let bitsPerWeight {

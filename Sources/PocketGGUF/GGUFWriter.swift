@@ -127,7 +127,7 @@ public struct GGUFWriter {
     ) throws {
         let tensors = try tensorInfos()
         let header = try headerBytes(tensors: tensors)
-        let temporary = url.path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+        let temporary = Self.temporaryPath(for: url)
         let output = try FileOutput(path: temporary)
         do {
             try emit(header: header, tensors: tensors, to: output, tensorData: tensorData)
@@ -141,6 +141,27 @@ public struct GGUFWriter {
             throw error
         }
     }
+
+    /// Checks, writing nothing, that ``write(to:tensorData:)`` can put a file at `url`: the
+    /// temporary file it writes beside `url` is created and removed again, and `url` must not
+    /// be a folder. A long job (quantizing a model) calls it first, to fail in a moment rather
+    /// than at its end.
+    ///
+    /// - Throws: ``GGUFError`` (`.ioError`) naming the path and the system's reason.
+    public static func checkDestination(_ url: URL) throws(GGUFError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw GGUFError(.ioError, "writer: '\(url.path)' is a folder")
+        }
+        let temporary = temporaryPath(for: url)
+        let output = try FileOutput(path: temporary)
+        try? output.close()
+        unlink(temporary)
+    }
+
+    /// Where ``write(to:tensorData:)`` writes before renaming: beside `url`, so the rename
+    /// stays on one file system.
+    static func temporaryPath(for url: URL) -> String { url.path + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
 
     /// The whole file in memory, for tests and small synthetic models; same layout and checks
     /// as ``write(to:tensorData:)``. Feed the result to ``GGUFFile/init(data:)``.

@@ -89,6 +89,15 @@ public final class ModelQuantizer: Sendable {
         try self.init(input: file, recipe: recipe, importance: importance, types: types)
     }
 
+    /// Checks, writing nothing, that ``write(to:pool:progress:)`` can create its output at
+    /// `url` (``GGUFWriter/checkDestination(_:)``), so a caller can fail before the calibration
+    /// and the encoding rather than after them. A Pocket addition.
+    ///
+    /// - Throws: ``QuantizationError/cannotWrite(path:reason:)`` with the system's reason.
+    public static func checkDestination(_ url: URL) throws(QuantizationError) {
+        do { try GGUFWriter.checkDestination(url) } catch { throw .cannotWrite(path: url.path, reason: error.description) }
+    }
+
     /// Encodes every tensor and writes the output file.
     ///
     /// - Parameters:

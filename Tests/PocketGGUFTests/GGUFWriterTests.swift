@@ -255,6 +255,27 @@ struct GGUFWriterTests {
             #expect(error.kind == .ioError)
         }
     }
+
+    /// `checkDestination` creates and removes the temporary file `write` would, leaving the
+    /// folder as it was; a missing folder, or a folder at the path itself, is an I/O error that
+    /// names the path.
+    @Test func checkingADestinationWritesNothing() throws {
+        try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("checked.gguf")
+        try GGUFWriter.checkDestination(url)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+
+        for bad in [URL(fileURLWithPath: "/nonexistent-dir/x.gguf"), directory] {
+            do {
+                try GGUFWriter.checkDestination(bad)
+                Issue.record("\(bad.path) passed the check")
+            } catch {
+                #expect(error.kind == .ioError)
+                #expect(error.description.contains(bad.path), "\(error)")
+            }
+        }
+    }
 }
 
 /// CRC-32 (IEEE, reflected, as Python's `zlib.crc32`), to identify a file by its bytes.
