@@ -68,9 +68,10 @@ extension Transformer {
             meanNegativeLogLikelihood: total / Double(count))
     }
 
-    /// `-log softmax(logits)[target]`, as llama.cpp's `perplexity` computes it: the largest
-    /// logit subtracted, `expf` of each difference (``VectorMath/cLibraryExp(_:)``, sixteen at
-    /// a time), and the exponentials summed in double precision.
+    /// `-log softmax(logits)[target]`, close to how llama.cpp's `perplexity` computes it: the
+    /// largest logit subtracted and `expf` of each difference (``VectorMath/cLibraryExp(_:)``,
+    /// sixteen at a time). llama.cpp adds every exponential in double precision; here each
+    /// sixteen are added in single precision first, then their sums in double precision.
     static func negativeLogLikelihood(_ logits: UnsafeBufferPointer<Float>, target: Int) -> Double {
         let count = logits.count, whole = count & ~15
         let raw = UnsafeRawPointer(logits.baseAddress!)
