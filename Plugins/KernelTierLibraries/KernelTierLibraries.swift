@@ -35,6 +35,10 @@ struct KernelTierLibraries: BuildToolPlugin {
              features: haswellFeatures),
     ]
 
+    /// PocketKernels' folders a tier library does not compile (nothing under them may be
+    /// reached from `TierLibraries/KernelTierEntryPoints.swift`).
+    static let excludedFolders = ["Quantization", "LlamaOrder"]
+
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         #if os(Linux) && arch(x86_64)
         let swiftc = try context.tool(named: "swiftc").url
@@ -42,7 +46,13 @@ struct KernelTierLibraries: BuildToolPlugin {
             guard let module = try context.package.targets(named: [name]).first as? SwiftSourceModuleTarget else { return [] }
             return module.sourceFiles(withSuffix: "swift").map(\.url).sorted { $0.path < $1.path }
         }
-        let gguf = try sources("PocketGGUF"), cpu = try sources("PocketCPU"), kernels = try sources("PocketKernels")
+        let gguf = try sources("PocketGGUF"), cpu = try sources("PocketCPU")
+        // The library's entry points reach the dot products and attention only: the encoders
+        // (quantizers) and the llama.cpp-order reference kernels stay out, a tenth of the
+        // optimizer's work in the longest single-threaded compile of the build.
+        let kernels = try sources("PocketKernels").filter { file in
+            !Self.excludedFolders.contains { file.path.contains("/PocketKernels/\($0)/") }
+        }
         return try Self.tiers.map { tier in
             let folder = context.pluginWorkDirectoryURL.appending(path: "build-\(tier.name)")
             let library = context.pluginWorkDirectoryURL.appending(path: "libPocketKernels-\(tier.name).so")

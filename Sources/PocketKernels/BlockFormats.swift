@@ -64,17 +64,6 @@ public enum BlockFormats {
         return visit(type, Format())
     }
 
-    /// The encoder for `type`, or `nil` when Pocket cannot write it.
-    public static func encoder(for type: GGMLType) -> (any QuantizableFormat.Type)? {
-        format(for: type) as? any QuantizableFormat.Type
-    }
-
-    /// The importance-weighted encoder for `type`, or `nil` when it has none (F32, F16, Q8_0:
-    /// precise enough that weighting changes little).
-    public static func weightedEncoder(for type: GGMLType) -> (any ImportanceWeightedFormat.Type)? {
-        format(for: type) as? any ImportanceWeightedFormat.Type
-    }
-
     /// The dot-product kernel this build runs for `type` (the row's
     /// ``QuantizedDotFormat/Kernel``), or `nil` when the format has no integer kernel.
     package static func kernel(for type: GGMLType) -> (any DotKernel.Type)? {
@@ -83,11 +72,6 @@ public enum BlockFormats {
             func visit<F: QuantizedDotFormat>(quantized format: F.Type) -> (any DotKernel.Type)? { F.Kernel.self }
         }
         return visit(type, Kernel()) ?? nil
-    }
-
-    /// Every format with an encoder, in GGUF type-number order.
-    public static var encoders: [any QuantizableFormat.Type] {
-        all.compactMap { $0 as? any QuantizableFormat.Type }
     }
 }
 
