@@ -35,24 +35,24 @@ struct KernelTierLibraries: BuildToolPlugin {
              features: haswellFeatures),
     ]
 
-    /// PocketKernels' folders a tier library does not compile (nothing under them may be
-    /// reached from `TierLibraries/KernelTierEntryPoints.swift`).
-    static let excludedFolders = ["Quantization", "LlamaOrder"]
+    /// PocketKernels' folders a tier library does not compile: the encoders and the llama.cpp-order
+    /// reference kernels, which no entry point (`TierLibraries/KernelTierEntryPoints.swift`)
+    /// reaches; about a tenth of the optimizer's work in these single-threaded compiles.
+    static let excludedKernelFolders = ["Quantization", "LlamaOrder"]
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         #if os(Linux) && arch(x86_64)
         let swiftc = try context.tool(named: "swiftc").url
-        func sources(_ name: String) throws -> [URL] {
+        /// The target's Swift files, less those under `excluded` (folders of the target's own).
+        func sources(_ name: String, excluding excluded: [String] = []) throws -> [URL] {
             guard let module = try context.package.targets(named: [name]).first as? SwiftSourceModuleTarget else { return [] }
-            return module.sourceFiles(withSuffix: "swift").map(\.url).sorted { $0.path < $1.path }
+            let prefixes = excluded.map { module.directoryURL.appending(path: $0).path + "/" }
+            return module.sourceFiles(withSuffix: "swift").map(\.url)
+                .filter { file in !prefixes.contains { file.path.hasPrefix($0) } }
+                .sorted { $0.path < $1.path }
         }
         let gguf = try sources("PocketGGUF"), cpu = try sources("PocketCPU")
-        // The library's entry points reach the dot products and attention only: the encoders
-        // (quantizers) and the llama.cpp-order reference kernels stay out, a tenth of the
-        // optimizer's work in the longest single-threaded compile of the build.
-        let kernels = try sources("PocketKernels").filter { file in
-            !Self.excludedFolders.contains { file.path.contains("/PocketKernels/\($0)/") }
-        }
+        let kernels = try sources("PocketKernels", excluding: Self.excludedKernelFolders)
         return try Self.tiers.map { tier in
             let folder = context.pluginWorkDirectoryURL.appending(path: "build-\(tier.name)")
             let library = context.pluginWorkDirectoryURL.appending(path: "libPocketKernels-\(tier.name).so")
