@@ -1,6 +1,8 @@
 // The encoders among the block formats. Kept with the quantizers, so the kernel tier libraries
 // (which compile the kernels only, not the encoders: Plugins/KernelTierLibraries) need none of it.
 
+import PocketGGUF
+
 extension BlockFormats {
     /// The encoder for `type`, or `nil` when Pocket cannot write it.
     public static func encoder(for type: GGMLType) -> (any QuantizableFormat.Type)? {
